@@ -1,0 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import type { ViewerUser, Viewer } from './auth/viewer';
+import type { Config } from './config';
+import type { Db, Dialect } from './db/knex';
+import { createLoaders, type Loaders } from './loaders';
+
+/** What a request's resolvers and services get. Plain data: no HTTP, no GraphQL. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  viewer: Viewer;
+  /** Fresh per request; replaced after each write so reads see the new state. */
+  loaders: Loaders;
+  now: () => Date;
+  requestId: string;
+  /** Writes run as this user until credentials exist (see `writerOf`). */
+  builtinAdmin: ViewerUser | null;
+}
+
+export interface ContextDeps {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  now: () => Date;
+  builtinAdmin: ViewerUser | null;
+}
+
+export function createContext(deps: ContextDeps, viewer: Viewer, requestId: string = randomUUID()): AppContext {
+  return { ...deps, viewer, loaders: createLoaders(deps.db), requestId };
+}
+
+/** Drops every cached row: called after a write commits. */
+export function refreshLoaders(ctx: AppContext): void {
+  ctx.loaders = createLoaders(ctx.db);
+}

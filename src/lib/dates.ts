@@ -1,0 +1,132 @@
+import * as chrono from 'chrono-node';
+import { DateTime, IANAZone } from 'luxon';
+import moment from 'moment-timezone';
+
+/** The one place that parses and formats dates. Stored dates are `YYYY-MM-DD HH:MM:SS` strings. */
+
+export const SQL_FORMAT = 'yyyy-LL-dd HH:mm:ss';
+
+export interface DateDetails {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minutes: string;
+  seconds: string;
+}
+
+export function isValidZone(zone: string): boolean {
+  return IANAZone.isValidZone(zone);
+}
+
+export function formatSql(dt: DateTime): string {
+  return dt.toFormat(SQL_FORMAT);
+}
+
+/** Zero-padded string parts of a stored date, as the contract's `*_details` objects. */
+export function dateDetails(sql: string): DateDetails {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(sql);
+  const [, year = '0000', month = '00', day = '00', hour = '00', minutes = '00', seconds = '00'] =
+    m ?? [];
+  return { year, month, day, hour, minutes, seconds };
+}
+
+/** Reads a stored wall-clock date as a point in time in `zone`. */
+export function fromSql(sql: string, zone: string): DateTime {
+  return DateTime.fromFormat(sql.slice(0, 19), SQL_FORMAT, { zone });
+}
+
+/** Converts a wall-clock date of `zone` to its UTC wall clock. */
+export function localToUtc(sql: string, zone: string): string {
+  return formatSql(fromSql(sql, zone).toUTC());
+}
+
+export function utcToLocal(sql: string, zone: string): string {
+  return formatSql(fromSql(sql, 'UTC').setZone(zone));
+}
+
+/** ISO 8601 with offset, as JSON-LD wants it. */
+export function toIsoWithOffset(sql: string, zone: string): string {
+  return fromSql(sql, zone).toISO({ suppressMilliseconds: true }) ?? '';
+}
+
+/** Time-zone abbreviation at an instant (`EST`, `CEST`, `UTC`), from tzdb data like PHP's. */
+export function zoneAbbr(zone: string, utcSql: string): string {
+  return moment.tz(`${utcSql.replace(' ', 'T')}Z`, zone).zoneAbbr();
+}
+
+const SQL_DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}(:\d{2})?$/;
+const SQL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
+const TIMESTAMP = /^-?\d{1,12}$/;
+
+/**
+ * Parses a date input the way the contract accepts it, in time zone `zone`:
+ * `YYYY-MM-DD HH:MM:SS`, `YYYY-MM-DD`, ISO 8601, Unix timestamps and relative English
+ * (`tomorrow 9am`, `next wednesday 4pm`, `+5 days 11am`, `+5 weeks`, `now`).
+ * Returns the instant in `zone`, or null when the text is not a date.
+ */
+export function parseDateInput(input: string | number, zone: string, now: Date): DateTime | null {
+  const text = String(input).trim();
+  if (text === '') return null;
+  let dt: DateTime | null = null;
+  if (TIMESTAMP.test(text) && text.length >= 5) {
+    dt = DateTime.fromSeconds(Number(text), { zone });
+  } else if (SQL_DATE_TIME.test(text)) {
+    dt = DateTime.fromFormat(text.length === 16 ? `${text}:00` : text, SQL_FORMAT, { zone });
+  } else if (SQL_DATE.test(text)) {
+    dt = DateTime.fromFormat(text, 'yyyy-LL-dd', { zone });
+  } else if (ISO_WITH_ZONE.test(text)) {
+    dt = DateTime.fromISO(text, { setZone: true }).setZone(zone);
+  } else if (ISO_LOCAL.test(text)) {
+    dt = DateTime.fromISO(text, { zone });
+  } else {
+    dt = parseNaturalLanguage(text, zone, now);
+  }
+  if (!dt || !dt.isValid || dt.year < 1 || dt.year > 9999) return null;
+  return dt.set({ millisecond: 0 });
+}
+
+/**
+ * Relative English through chrono, evaluated against the wall clock of `zone`: chrono sees that
+ * wall clock as if it were UTC, so its components are the wall-clock answer in `zone`.
+ */
+function parseNaturalLanguage(text: string, zone: string, now: Date): DateTime | null {
+  const wall = DateTime.fromJSDate(now).setZone(zone);
+  const reference = new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
+  const results = chrono.parse(text, { instant: reference, timezone: 0 });
+  const [result] = results;
+  // The whole input must be one date: "before my birthday" must not match "my birthday"-ish parts.
+  if (results.length !== 1 || !result || result.text.trim().length !== text.length) return null;
+  const c = result.start;
+  const offset = c.get('timezoneOffset');
+  const explicitZone = c.isCertain('timezoneOffset') && offset !== null;
+  const relativeOffset = result.tags().has('result/relativeDate');
+  // Like PHP: "tomorrow", "next wednesday", "2018-01-01" mean midnight; "+5 weeks" keeps the time.
+  const timeGiven = c.isCertain('hour') || relativeOffset;
+  const parts = {
+    year: c.get('year') ?? wall.year,
+    month: c.get('month') ?? wall.month,
+    day: c.get('day') ?? wall.day,
+    hour: timeGiven ? (c.get('hour') ?? 0) : 0,
+    minute: timeGiven ? (c.get('minute') ?? 0) : 0,
+    second: timeGiven ? (c.get('second') ?? 0) : 0,
+  };
+  if (explicitZone && !relativeOffset) {
+    return DateTime.fromObject(parts, { zone: `UTC${offsetSuffix(offset)}` }).setZone(zone);
+  }
+  return DateTime.fromObject(parts, { zone });
+}
+
+function offsetSuffix(minutes: number): string {
+  if (minutes === 0) return '';
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${sign}${Math.floor(abs / 60)}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** Wall clock "now" in `zone`. */
+export function nowIn(zone: string, now: Date): DateTime {
+  return DateTime.fromJSDate(now).setZone(zone).set({ millisecond: 0 });
+}

@@ -1,0 +1,39 @@
+import type { Config } from '../config';
+
+/** Builders of every public and REST address the API returns. */
+
+export const NAMESPACE = 'calendar/events/v1';
+
+export function namespaceUrl(config: Config): string {
+  return `${config.siteUrl}${config.apiRoot}/${NAMESPACE}`;
+}
+
+export function restUrl(config: Config, path: string): string {
+  return `${namespaceUrl(config)}/${path}`;
+}
+
+export function publicUrl(config: Config, path: string): string {
+  return `${config.siteUrl}/${path}`;
+}
+
+/** `<site host and path>?id=<id>`: unique across sites, like the reference's global ids. */
+export function globalId(config: Config, id: number): string {
+  const site = new URL(config.siteUrl);
+  const pathPart = site.pathname === '/' ? '' : site.pathname.replace(/\/+$/, '');
+  return `${site.host}${pathPart}?id=${id}`;
+}
+
+/**
+ * Encodes a query for a `rest_url`: like the reference, dates keep their spaces and colons and
+ * lists their commas, while characters that would break the URL's structure are escaped.
+ */
+export function readableQuery(pairs: [string, string][]): string {
+  return pairs
+    .map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%20/g, ' ').replace(/%3A/gi, ':').replace(/%2C/gi, ',')}`)
+    .join('&');
+}
+
+/** Encodes a query for next/previous links: fully encoded, ready to follow. */
+export function encodedQuery(pairs: [string, string][]): string {
+  return new URLSearchParams(pairs).toString();
+}

@@ -1,0 +1,57 @@
+import DataLoader from 'dataloader';
+import type { Db } from '../db/knex';
+import { findImagesByIds } from '../repositories/images';
+import { linkedOrganizers, linkedTerms, type Linked } from '../repositories/links';
+import { findByIds } from '../repositories/posts';
+import type { EventRow, ImageRow, OrganizerRow, PostRow, PostTable, TermRow, VenueRow } from '../repositories/rows';
+import { findTermsByIds } from '../repositories/terms';
+
+/** Per-request batching: whatever a page needs of one kind costs one query. */
+export interface Loaders {
+  event: DataLoader<number, EventRow | undefined>;
+  venue: DataLoader<number, VenueRow | undefined>;
+  organizer: DataLoader<number, OrganizerRow | undefined>;
+  term: DataLoader<number, TermRow | undefined>;
+  image: DataLoader<number, ImageRow | undefined>;
+  /** Organizers of an event, in link order (trashed ones included; resolvers filter). */
+  eventOrganizers: DataLoader<number, OrganizerRow[]>;
+  /** Categories and tags of an event, in link order. */
+  eventTerms: DataLoader<number, TermRow[]>;
+}
+
+/** Batch functions must answer in key order; this maps rows back onto the keys. */
+function byId<T extends { id: number }>(rows: T[], keys: readonly number[]): (T | undefined)[] {
+  const map = new Map(rows.map((r) => [r.id, r]));
+  return keys.map((k) => map.get(k));
+}
+
+function grouped<T>(rows: Linked<T>[], keys: readonly number[]): T[][] {
+  const map = new Map<number, T[]>();
+  for (const { link_event_id, ...row } of rows) {
+    const list = map.get(Number(link_event_id)) ?? [];
+    list.push(row as T);
+    map.set(Number(link_event_id), list);
+  }
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+function postLoader<T extends PostRow>(db: Db, table: PostTable): DataLoader<number, T | undefined> {
+  return new DataLoader(async (ids) => byId(await findByIds<T>(db, table, ids), ids));
+}
+
+export function createLoaders(db: Db): Loaders {
+  return {
+    event: postLoader<EventRow>(db, 'events'),
+    venue: postLoader<VenueRow>(db, 'venues'),
+    organizer: postLoader<OrganizerRow>(db, 'organizers'),
+    term: new DataLoader(async (ids) => byId(await findTermsByIds(db, ids), ids)),
+    image: new DataLoader(async (ids) => byId(await findImagesByIds(db, ids), ids)),
+    eventOrganizers: new DataLoader(async (ids) => grouped(await linkedOrganizers(db, ids), ids)),
+    eventTerms: new DataLoader(async (ids) => grouped(await linkedTerms(db, ids), ids)),
+  };
+}
+
+/** Seeds the row caches with rows a list query already fetched, so nested lookups cost nothing. */
+export function primeAll<T extends { id: number }>(loader: DataLoader<number, T | undefined>, rows: T[]): void {
+  for (const row of rows) loader.clear(row.id).prime(row.id, row);
+}

@@ -1,0 +1,61 @@
+import { normalizeRows, type Queryable } from './queryable';
+import type { OrganizerRow, Taxonomy, TermRow } from './rows';
+
+/** The ordered links between events and organizers / terms. */
+
+/** A linked row with the event it belongs to (`link_event_id`). */
+export type Linked<T> = T & { link_event_id: number };
+
+/** Organizers of each event, joined in one query, in link order. */
+export async function linkedOrganizers(q: Queryable, eventIds: readonly number[]): Promise<Linked<OrganizerRow>[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await q('event_organizers')
+    .join('organizers', 'organizers.id', 'event_organizers.organizer_id')
+    .select('organizers.*', 'event_organizers.event_id as link_event_id')
+    .whereIn('event_organizers.event_id', eventIds)
+    .orderBy([{ column: 'event_organizers.event_id' }, { column: 'event_organizers.position' }]);
+  return normalizeRows<Linked<OrganizerRow>>(rows);
+}
+
+/** Terms (categories and tags) of each event, joined in one query, in link order. */
+export async function linkedTerms(q: Queryable, eventIds: readonly number[]): Promise<Linked<TermRow>[]> {
+  if (eventIds.length === 0) return [];
+  const rows = await q('event_terms')
+    .join('terms', 'terms.id', 'event_terms.term_id')
+    .select('terms.*', 'event_terms.event_id as link_event_id')
+    .whereIn('event_terms.event_id', eventIds)
+    .orderBy([{ column: 'event_terms.event_id' }, { column: 'event_terms.position' }]);
+  return normalizeRows<Linked<TermRow>>(rows);
+}
+
+/** Replaces an event's organizers, keeping the given order. */
+export async function setOrganizerLinks(q: Queryable, eventId: number, organizerIds: readonly number[]): Promise<void> {
+  await q('event_organizers').where({ event_id: eventId }).delete();
+  if (organizerIds.length === 0) return;
+  await q('event_organizers').insert(
+    organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })),
+  );
+}
+
+/** Replaces an event's terms of one taxonomy, keeping the given order. Returns the ids dropped. */
+export async function setTermLinks(
+  q: Queryable,
+  eventId: number,
+  taxonomy: Taxonomy,
+  termIds: readonly number[],
+): Promise<number[]> {
+  const current: { term_id: number; position: number }[] = await q('event_terms')
+    .join('terms', 'terms.id', 'event_terms.term_id')
+    .select('event_terms.term_id', 'event_terms.position')
+    .where({ 'event_terms.event_id': eventId, 'terms.taxonomy': taxonomy });
+  const dropped = current.map((r) => Number(r.term_id)).filter((id) => !termIds.includes(id));
+  if (current.length) {
+    await q('event_terms').where({ event_id: eventId }).whereIn('term_id', current.map((r) => r.term_id)).delete();
+  }
+  if (termIds.length) {
+    // Categories and tags share one position sequence per event; tags follow categories.
+    const offset = taxonomy === 'tag' ? 1000 : 0;
+    await q('event_terms').insert(termIds.map((term_id, i) => ({ event_id: eventId, term_id, position: offset + i })));
+  }
+  return dropped;
+}

@@ -1,0 +1,128 @@
+import { DateTime } from 'luxon';
+import { CAPABILITIES } from '../auth/roles';
+import type { ViewerUser } from '../auth/viewer';
+import type { AppContext } from '../context';
+import { invalid } from '../errors';
+import { formatSql, parseDateInput } from '../lib/dates';
+import { sanitizeRichText } from '../lib/html';
+import { firstFreeSlug, toSlug } from '../lib/slug';
+import { findImagesByIds, findOrCreateImageByUrl } from '../repositories/images';
+import { slugsLike } from '../repositories/posts';
+import type { Queryable } from '../repositories/queryable';
+import type { PostStatus, PostTable } from '../repositories/rows';
+import { findUserById } from '../repositories/users';
+
+/** Rules for the publishing fields shared by events, venues and organizers. */
+
+/** A required or optional plain-text name: trimmed, non-empty. */
+export function requireText(name: string, value: string | null | undefined): string {
+  const text = (value ?? '').trim();
+  if (text === '') throw invalid(name, 'must be a non-empty string');
+  return text;
+}
+
+/** Description/excerpt: null clears; HTML sanitised to the allowlist. */
+export function richText(value: string | null | undefined): string {
+  return value ? sanitizeRichText(value) : '';
+}
+
+/** A slug unique in `table`: from the given slug or the title, `-2`, `-3` … when taken. */
+export async function uniqueSlug(
+  q: Queryable,
+  table: PostTable,
+  requested: string | null | undefined,
+  title: string,
+  exceptId?: number,
+): Promise<string> {
+  const fromRequest = requested ? toSlug(requested) : '';
+  if (requested && fromRequest === '') throw invalid('slug', 'must contain letters or digits');
+  const base = fromRequest || toSlug(title) || 'untitled';
+  return firstFreeSlug(base, await slugsLike(q, table, base, exceptId));
+}
+
+/** Status scale-back: callers who cannot publish get `pending` for publish/future. */
+export function effectiveStatus(writer: ViewerUser, requested: PostStatus | null | undefined): PostStatus {
+  const canPublish = CAPABILITIES[writer.role].publish;
+  if (requested === 'trash') throw invalid('status', 'cannot be set to trash; delete the record instead');
+  if (!requested) return canPublish ? 'publish' : 'draft';
+  if (!canPublish && (requested === 'publish' || requested === 'future')) return 'pending';
+  return requested;
+}
+
+export async function checkAuthor(q: Queryable, author: number): Promise<number> {
+  if (!Number.isInteger(author) || author < 1 || !(await findUserById(q, author))) {
+    throw invalid('author', 'must be the id of an existing user');
+  }
+  return author;
+}
+
+export interface PublishDates {
+  date: string;
+  date_utc: string;
+}
+
+/**
+ * Publication dates from `date` (in `zone`) and/or `date_utc`; `now` when neither is given.
+ * `site_zone` is where the stored local `date` lives.
+ */
+export function publishDates(
+  date: string | null | undefined,
+  dateUtc: string | null | undefined,
+  inputZone: string,
+  siteZone: string,
+  now: Date,
+): PublishDates {
+  let instant: DateTime | null = null;
+  if (dateUtc) {
+    instant = parseDateInput(dateUtc, 'UTC', now);
+    if (!instant) throw invalid('date_utc', 'is not a date');
+  }
+  if (date) {
+    const local = parseDateInput(date, inputZone, now);
+    if (!local) throw invalid('date', 'is not a date');
+    instant ??= local;
+  }
+  instant ??= DateTime.fromJSDate(now);
+  return { date: formatSql(instant.setZone(siteZone)), date_utc: formatSql(instant.toUTC()) };
+}
+
+/** Modification stamps for a write happening now. */
+export function modifiedNow(siteZone: string, now: Date): { modified: string; modified_utc: string } {
+  const instant = DateTime.fromJSDate(now);
+  return { modified: formatSql(instant.setZone(siteZone)), modified_utc: formatSql(instant.toUTC()) };
+}
+
+/** `""`/null clears; otherwise an absolute http(s) URL. */
+export function checkWebsite(name: string, value: string | null | undefined): string {
+  const text = (value ?? '').trim();
+  if (text === '') return '';
+  if (!isHttpUrl(text)) throw invalid(name, 'must be an absolute http(s) URL or empty');
+  return text;
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `""`/null removes the image; an http(s) URL is stored (or reused); a number must be a stored image. */
+export async function resolveImage(ctx: AppContext, q: Queryable, name: string, value: string | null | undefined): Promise<number | null> {
+  const text = (value ?? '').trim();
+  if (text === '') return null;
+  if (/^\d+$/.test(text)) {
+    const [image] = await findImagesByIds(q, [Number(text)]);
+    if (!image) throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
+    return image.id;
+  }
+  if (!isHttpUrl(text)) throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
+  return findOrCreateImageByUrl(q, text, formatSql(DateTime.fromJSDate(ctx.now()).toUTC()));
+}
+
+/** Has the input this key at all (present, even if null)? Drives partial updates. */
+export function has<T extends object>(input: T, key: keyof T): boolean {
+  return Object.prototype.hasOwnProperty.call(input, key);
+}
