@@ -14,13 +14,27 @@ function publishing(t: Knex.CreateTableBuilder): void {
   t.datetime('modified').notNullable();
   t.datetime('modified_utc').notNullable();
   t.string('password', 255).notNullable().defaultTo('');
-  t.integer('image_id').unsigned().nullable().references('id').inTable('images').onDelete('SET NULL');
+  t.integer('image_id')
+    .unsigned()
+    .nullable()
+    .references('id')
+    .inTable('images')
+    .onDelete('SET NULL');
 }
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('venues', (t) => {
     publishing(t);
-    for (const c of ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'stateprovince']) {
+    for (const c of [
+      'address',
+      'city',
+      'country',
+      'province',
+      'state',
+      'zip',
+      'phone',
+      'stateprovince',
+    ]) {
       t.string(c, 255).notNullable().defaultTo('');
     }
     t.string('website', 2048).notNullable().defaultTo('');
@@ -59,8 +73,18 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('hide_from_listings').notNullable().defaultTo(false);
     t.boolean('sticky').notNullable().defaultTo(false);
     t.boolean('featured').notNullable().defaultTo(false);
-    t.integer('venue_id').unsigned().nullable().references('id').inTable('venues').onDelete('SET NULL');
-    t.integer('parent_id').unsigned().nullable().references('id').inTable('events').onDelete('SET NULL');
+    t.integer('venue_id')
+      .unsigned()
+      .nullable()
+      .references('id')
+      .inTable('venues')
+      .onDelete('SET NULL');
+    t.integer('parent_id')
+      .unsigned()
+      .nullable()
+      .references('id')
+      .inTable('events')
+      .onDelete('SET NULL');
     // The default listing: visible statuses, not hidden, by local start then id.
     t.index(['hide_from_listings', 'status', 'start_date', 'id'], 'events_listing_index');
     t.index(['utc_start_date'], 'events_utc_start_index');

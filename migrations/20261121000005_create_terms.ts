@@ -8,7 +8,12 @@ export async function up(knex: Knex): Promise<void> {
     t.string('name', 200).notNullable();
     t.string('slug', 200).notNullable();
     t.text('description').notNullable();
-    t.integer('parent_id').unsigned().nullable().references('id').inTable('terms').onDelete('SET NULL');
+    t.integer('parent_id')
+      .unsigned()
+      .nullable()
+      .references('id')
+      .inTable('terms')
+      .onDelete('SET NULL');
     // Published events using the term, maintained by the write transactions.
     t.integer('count').unsigned().notNullable().defaultTo(0);
     t.unique(['taxonomy', 'slug'], { indexName: 'terms_taxonomy_slug_unique' });

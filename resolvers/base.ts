@@ -6,7 +6,14 @@ export const baseResolvers: IResolvers<unknown, AppContext> = {
   JSON: GraphQLJSON,
   Query: {
     viewer: (_root, _args, ctx) =>
-      ctx.viewer.user ? { id: ctx.viewer.user.id, login: ctx.viewer.user.login, display_name: ctx.viewer.user.login, role: ctx.viewer.user.role } : null,
+      ctx.viewer.user
+        ? {
+            id: ctx.viewer.user.id,
+            login: ctx.viewer.user.login,
+            display_name: ctx.viewer.user.login,
+            role: ctx.viewer.user.role,
+          }
+        : null,
   },
   Mutation: {
     ping: () => true,

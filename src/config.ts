@@ -82,7 +82,9 @@ export function loadConfig(env: Env = process.env): Config {
   const perPageMax = int(env, 'PER_PAGE_MAX', 50, 1, 1000);
   const currencyPosition = str(env, 'CURRENCY_POSITION', 'prefix');
   if (currencyPosition !== 'prefix' && currencyPosition !== 'postfix') {
-    throw new ConfigError(`CURRENCY_POSITION must be "prefix" or "postfix", got "${currencyPosition}".`);
+    throw new ConfigError(
+      `CURRENCY_POSITION must be "prefix" or "postfix", got "${currencyPosition}".`,
+    );
   }
   return {
     port,

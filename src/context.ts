@@ -26,7 +26,11 @@ export interface ContextDeps {
   builtinAdmin: ViewerUser | null;
 }
 
-export function createContext(deps: ContextDeps, viewer: Viewer, requestId: string = randomUUID()): AppContext {
+export function createContext(
+  deps: ContextDeps,
+  viewer: Viewer,
+  requestId: string = randomUUID(),
+): AppContext {
   return { ...deps, viewer, loaders: createLoaders(deps.db), requestId };
 }
 

@@ -68,7 +68,12 @@ export function invalid(name: string, reason: string): InvalidParamError {
 
 export class MissingParamError extends AppError {
   constructor(readonly params: string[]) {
-    super('BAD_USER_INPUT', 'rest_missing_callback_param', `Missing parameter(s): ${params.join(', ')}`, params);
+    super(
+      'BAD_USER_INPUT',
+      'rest_missing_callback_param',
+      `Missing parameter(s): ${params.join(', ')}`,
+      params,
+    );
   }
 }
 
@@ -82,7 +87,11 @@ const LABEL: Record<ResourceName, string> = {
 
 export function notFound(resource: ResourceName, key: number | string): AppError {
   const by = typeof key === 'number' ? `ID ${key}` : `slug "${key}"`;
-  return new AppError('NOT_FOUND', `rest-${resource}-not-found`, `${LABEL[resource]} with ${by} does not exist.`);
+  return new AppError(
+    'NOT_FOUND',
+    `rest-${resource}-not-found`,
+    `${LABEL[resource]} with ${by} does not exist.`,
+  );
 }
 
 export function notAccessible(resource: ResourceName): AppError {
@@ -94,7 +103,11 @@ export function notAccessible(resource: ResourceName): AppError {
 }
 
 export function noLongerAvailable(resource: ResourceName): AppError {
-  return new AppError('FORBIDDEN', `${resource}-no-longer-available`, `This ${resource} is no longer available.`);
+  return new AppError(
+    'FORBIDDEN',
+    `${resource}-no-longer-available`,
+    `This ${resource} is no longer available.`,
+  );
 }
 
 export function passwordProtected(resource: ResourceName): AppError {
@@ -106,7 +119,11 @@ export function passwordProtected(resource: ResourceName): AppError {
 }
 
 export function inTrash(resource: ResourceName): AppError {
-  return new AppError('GONE', `${resource}-is-in-trash`, `The ${resource} is already in the trash.`);
+  return new AppError(
+    'GONE',
+    `${resource}-is-in-trash`,
+    `The ${resource} is already in the trash.`,
+  );
 }
 
 export function pageNotFound(resource: ResourceName): AppError {
@@ -118,7 +135,11 @@ export function pageNotFound(resource: ResourceName): AppError {
 }
 
 export function unauthenticated(): AppError {
-  return new AppError('UNAUTHENTICATED', 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  return new AppError(
+    'UNAUTHENTICATED',
+    'rest_forbidden',
+    'Sorry, you are not allowed to do that.',
+  );
 }
 
 export function forbidden(): AppError {

@@ -26,6 +26,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? `Configuration error: ${err.message}` : err instanceof Error ? err.message : String(err));
+  console.error(
+    err instanceof ConfigError
+      ? `Configuration error: ${err.message}`
+      : err instanceof Error
+        ? err.message
+        : String(err),
+  );
   process.exit(1);
 });

@@ -38,13 +38,25 @@ export async function createApp(options: AppOptions): Promise<App> {
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    context: async ({ request }) => createContext(deps, await authenticate(request, deps), request.headers.get('x-request-id') ?? undefined),
+    context: async ({ request }) =>
+      createContext(
+        deps,
+        await authenticate(request, deps),
+        request.headers.get('x-request-id') ?? undefined,
+      ),
     maskedErrors: {
       maskError(error, message) {
         const original = (error as { originalError?: unknown }).originalError;
-        if (error instanceof AppError || original instanceof AppError) return original instanceof AppError ? original : (error as AppError);
+        if (error instanceof AppError || original instanceof AppError)
+          return original instanceof AppError ? original : (error as AppError);
         if (!(original instanceof Error)) return error as Error;
-        console.error(JSON.stringify({ level: 'error', msg: 'unexpected error', error: original.stack ?? String(original) }));
+        console.error(
+          JSON.stringify({
+            level: 'error',
+            msg: 'unexpected error',
+            error: original.stack ?? String(original),
+          }),
+        );
         return new AppError('INTERNAL_SERVER_ERROR', 'rest_internal_error', message);
       },
     },

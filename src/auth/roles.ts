@@ -24,8 +24,20 @@ const NONE: Capabilities = {
 };
 
 export const CAPABILITIES: Record<Role, Capabilities> = {
-  administrator: { createPosts: true, publish: true, editOthers: true, editOwnPublished: true, manageTerms: true },
-  editor: { createPosts: true, publish: true, editOthers: true, editOwnPublished: true, manageTerms: true },
+  administrator: {
+    createPosts: true,
+    publish: true,
+    editOthers: true,
+    editOwnPublished: true,
+    manageTerms: true,
+  },
+  editor: {
+    createPosts: true,
+    publish: true,
+    editOthers: true,
+    editOwnPublished: true,
+    manageTerms: true,
+  },
   author: { ...NONE, createPosts: true, publish: true, editOwnPublished: true },
   contributor: { ...NONE, createPosts: true },
   subscriber: NONE,

@@ -17,7 +17,8 @@ export function dialectOf(databaseUrl: string): Dialect {
 
 function sqliteConfig(databaseUrl: string): Knex.Config {
   const filename = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
-  if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  if (filename !== ':memory:')
+    fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   return {
     client: 'better-sqlite3',
     connection: { filename },
@@ -60,6 +61,8 @@ function mysqlConfig(databaseUrl: string, poolMax: number): Knex.Config {
 /** Creates the one Knex instance of the process. */
 export function createDb({ databaseUrl, poolMax = 10 }: DbOptions): Db {
   const config =
-    dialectOf(databaseUrl) === 'mysql' ? mysqlConfig(databaseUrl, poolMax) : sqliteConfig(databaseUrl);
+    dialectOf(databaseUrl) === 'mysql'
+      ? mysqlConfig(databaseUrl, poolMax)
+      : sqliteConfig(databaseUrl);
   return knexFactory(config);
 }

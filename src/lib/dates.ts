@@ -94,7 +94,9 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
  */
 function parseNaturalLanguage(text: string, zone: string, now: Date): DateTime | null {
   const wall = DateTime.fromJSDate(now).setZone(zone);
-  const reference = new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
+  const reference = new Date(
+    Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second),
+  );
   const results = chrono.parse(text, { instant: reference, timezone: 0 });
   const [result] = results;
   // The whole input must be one date: "before my birthday" must not match "my birthday"-ish parts.

@@ -29,7 +29,10 @@ export function globalId(config: Config, id: number): string {
  */
 export function readableQuery(pairs: [string, string][]): string {
   return pairs
-    .map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%20/g, ' ').replace(/%3A/gi, ':').replace(/%2C/gi, ',')}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${encodeURIComponent(v).replace(/%20/g, ' ').replace(/%3A/gi, ':').replace(/%2C/gi, ',')}`,
+    )
     .join('&');
 }
 

@@ -3,7 +3,15 @@ import type { Db } from '../db/knex';
 import { findImagesByIds } from '../repositories/images';
 import { linkedOrganizers, linkedTerms, type Linked } from '../repositories/links';
 import { findByIds } from '../repositories/posts';
-import type { EventRow, ImageRow, OrganizerRow, PostRow, PostTable, TermRow, VenueRow } from '../repositories/rows';
+import type {
+  EventRow,
+  ImageRow,
+  OrganizerRow,
+  PostRow,
+  PostTable,
+  TermRow,
+  VenueRow,
+} from '../repositories/rows';
 import { findTermsByIds } from '../repositories/terms';
 
 /** Per-request batching: whatever a page needs of one kind costs one query. */
@@ -35,7 +43,10 @@ function grouped<T>(rows: Linked<T>[], keys: readonly number[]): T[][] {
   return keys.map((k) => map.get(k) ?? []);
 }
 
-function postLoader<T extends PostRow>(db: Db, table: PostTable): DataLoader<number, T | undefined> {
+function postLoader<T extends PostRow>(
+  db: Db,
+  table: PostTable,
+): DataLoader<number, T | undefined> {
   return new DataLoader(async (ids) => byId(await findByIds<T>(db, table, ids), ids));
 }
 
@@ -52,6 +63,9 @@ export function createLoaders(db: Db): Loaders {
 }
 
 /** Seeds the row caches with rows a list query already fetched, so nested lookups cost nothing. */
-export function primeAll<T extends { id: number }>(loader: DataLoader<number, T | undefined>, rows: T[]): void {
+export function primeAll<T extends { id: number }>(
+  loader: DataLoader<number, T | undefined>,
+  rows: T[],
+): void {
   for (const row of rows) loader.clear(row.id).prime(row.id, row);
 }

@@ -7,7 +7,10 @@ import type { OrganizerRow, Taxonomy, TermRow } from './rows';
 export type Linked<T> = T & { link_event_id: number };
 
 /** Organizers of each event, joined in one query, in link order. */
-export async function linkedOrganizers(q: Queryable, eventIds: readonly number[]): Promise<Linked<OrganizerRow>[]> {
+export async function linkedOrganizers(
+  q: Queryable,
+  eventIds: readonly number[],
+): Promise<Linked<OrganizerRow>[]> {
   if (eventIds.length === 0) return [];
   const rows = await q('event_organizers')
     .join('organizers', 'organizers.id', 'event_organizers.organizer_id')
@@ -18,7 +21,10 @@ export async function linkedOrganizers(q: Queryable, eventIds: readonly number[]
 }
 
 /** Terms (categories and tags) of each event, joined in one query, in link order. */
-export async function linkedTerms(q: Queryable, eventIds: readonly number[]): Promise<Linked<TermRow>[]> {
+export async function linkedTerms(
+  q: Queryable,
+  eventIds: readonly number[],
+): Promise<Linked<TermRow>[]> {
   if (eventIds.length === 0) return [];
   const rows = await q('event_terms')
     .join('terms', 'terms.id', 'event_terms.term_id')
@@ -29,7 +35,11 @@ export async function linkedTerms(q: Queryable, eventIds: readonly number[]): Pr
 }
 
 /** Replaces an event's organizers, keeping the given order. */
-export async function setOrganizerLinks(q: Queryable, eventId: number, organizerIds: readonly number[]): Promise<void> {
+export async function setOrganizerLinks(
+  q: Queryable,
+  eventId: number,
+  organizerIds: readonly number[],
+): Promise<void> {
   await q('event_organizers').where({ event_id: eventId }).delete();
   if (organizerIds.length === 0) return;
   await q('event_organizers').insert(
@@ -50,12 +60,20 @@ export async function setTermLinks(
     .where({ 'event_terms.event_id': eventId, 'terms.taxonomy': taxonomy });
   const dropped = current.map((r) => Number(r.term_id)).filter((id) => !termIds.includes(id));
   if (current.length) {
-    await q('event_terms').where({ event_id: eventId }).whereIn('term_id', current.map((r) => r.term_id)).delete();
+    await q('event_terms')
+      .where({ event_id: eventId })
+      .whereIn(
+        'term_id',
+        current.map((r) => r.term_id),
+      )
+      .delete();
   }
   if (termIds.length) {
     // Categories and tags share one position sequence per event; tags follow categories.
     const offset = taxonomy === 'tag' ? 1000 : 0;
-    await q('event_terms').insert(termIds.map((term_id, i) => ({ event_id: eventId, term_id, position: offset + i })));
+    await q('event_terms').insert(
+      termIds.map((term_id, i) => ({ event_id: eventId, term_id, position: offset + i })),
+    );
   }
   return dropped;
 }

@@ -3,7 +3,11 @@ import { normalizeRow, normalizeRows, type Queryable } from './queryable';
 
 /** Shared access to the three post tables (events, venues, organizers). */
 
-const POST_TYPE: Record<PostTable, string> = { events: 'event', venues: 'venue', organizers: 'organizer' };
+const POST_TYPE: Record<PostTable, string> = {
+  events: 'event',
+  venues: 'venue',
+  organizers: 'organizer',
+};
 
 /** Allocates an id in the id space shared by events, venues, organizers and images. */
 export async function allocateId(q: Queryable, type: string): Promise<number> {
@@ -12,38 +16,66 @@ export async function allocateId(q: Queryable, type: string): Promise<number> {
   return id;
 }
 
-export async function findByIds<T extends PostRow>(q: Queryable, table: PostTable, ids: readonly number[]): Promise<T[]> {
+export async function findByIds<T extends PostRow>(
+  q: Queryable,
+  table: PostTable,
+  ids: readonly number[],
+): Promise<T[]> {
   if (ids.length === 0) return [];
   return normalizeRows<T>(await q(table).whereIn('id', ids));
 }
 
-export async function findById<T extends PostRow>(q: Queryable, table: PostTable, id: number): Promise<T | undefined> {
+export async function findById<T extends PostRow>(
+  q: Queryable,
+  table: PostTable,
+  id: number,
+): Promise<T | undefined> {
   const row = await q(table).where({ id }).first();
   return row ? normalizeRow<T>(row) : undefined;
 }
 
-export async function findBySlug<T extends PostRow>(q: Queryable, table: PostTable, slug: string): Promise<T | undefined> {
+export async function findBySlug<T extends PostRow>(
+  q: Queryable,
+  table: PostTable,
+  slug: string,
+): Promise<T | undefined> {
   const row = await q(table).where({ slug }).first();
   return row ? normalizeRow<T>(row) : undefined;
 }
 
 /** Slugs of `table` equal to `base` or starting with `base-`, for uniqueness suffixes. */
-export async function slugsLike(q: Queryable, table: PostTable, base: string, exceptId?: number): Promise<string[]> {
+export async function slugsLike(
+  q: Queryable,
+  table: PostTable,
+  base: string,
+  exceptId?: number,
+): Promise<string[]> {
   const query = q(table)
     .select('slug')
-    .where((w) => w.where('slug', base).orWhere('slug', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`));
+    .where((w) =>
+      w.where('slug', base).orWhere('slug', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`),
+    );
   if (exceptId !== undefined) query.whereNot('id', exceptId);
   return (await query).map((r: { slug: string }) => r.slug);
 }
 
 /** Inserts a record under a freshly allocated id; returns the id. */
-export async function insertPost(q: Queryable, table: PostTable, values: Record<string, unknown>): Promise<number> {
+export async function insertPost(
+  q: Queryable,
+  table: PostTable,
+  values: Record<string, unknown>,
+): Promise<number> {
   const id = await allocateId(q, POST_TYPE[table]);
   await q(table).insert({ ...values, id });
   return id;
 }
 
-export async function updatePost(q: Queryable, table: PostTable, id: number, values: Record<string, unknown>): Promise<void> {
+export async function updatePost(
+  q: Queryable,
+  table: PostTable,
+  id: number,
+  values: Record<string, unknown>,
+): Promise<void> {
   if (Object.keys(values).length === 0) return;
   await q(table).where({ id }).update(values);
 }

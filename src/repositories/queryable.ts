@@ -18,7 +18,8 @@ export function normalizeRow<T>(raw: Record<string, unknown>): T {
   const row: Record<string, unknown> = { ...raw };
   for (const [key, value] of Object.entries(row)) {
     if (BOOLEAN_COLUMNS.has(key)) row[key] = value === true || value === 1 || value === '1';
-    else if (NUMBER_COLUMNS.has(key) && value !== null && value !== undefined) row[key] = Number(value);
+    else if (NUMBER_COLUMNS.has(key) && value !== null && value !== undefined)
+      row[key] = Number(value);
   }
   return row as T;
 }

@@ -17,7 +17,11 @@ function positive(name: string, value: number | null | undefined, fallback: numb
 }
 
 /** Validates page/per_page (≥ 1) and silently caps per_page. */
-export function paging(config: Config, page: number | null | undefined, perPage: number | null | undefined): Paging {
+export function paging(
+  config: Config,
+  page: number | null | undefined,
+  perPage: number | null | undefined,
+): Paging {
   const p = positive('page', page, 1);
   const pp = Math.min(positive('per_page', perPage, config.perPageDefault), config.perPageMax);
   return { page: p, perPage: pp, offset: (p - 1) * pp };
@@ -53,7 +57,8 @@ export function envelope(
   ];
   return {
     rest_url: `${base}?${readableQuery(withPaging(paged.page))}`,
-    next_rest_url: paged.page < totalPages ? `${base}?${encodedQuery(withPaging(paged.page + 1))}` : null,
+    next_rest_url:
+      paged.page < totalPages ? `${base}?${encodedQuery(withPaging(paged.page + 1))}` : null,
     previous_rest_url:
       paged.page > 1
         ? `${base}?${encodedQuery(withPaging(paged.page - 1 === 1 ? null : paged.page - 1))}`

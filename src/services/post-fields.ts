@@ -41,9 +41,13 @@ export async function uniqueSlug(
 }
 
 /** Status scale-back: callers who cannot publish get `pending` for publish/future. */
-export function effectiveStatus(writer: ViewerUser, requested: PostStatus | null | undefined): PostStatus {
+export function effectiveStatus(
+  writer: ViewerUser,
+  requested: PostStatus | null | undefined,
+): PostStatus {
   const canPublish = CAPABILITIES[writer.role].publish;
-  if (requested === 'trash') throw invalid('status', 'cannot be set to trash; delete the record instead');
+  if (requested === 'trash')
+    throw invalid('status', 'cannot be set to trash; delete the record instead');
   if (!requested) return canPublish ? 'publish' : 'draft';
   if (!canPublish && (requested === 'publish' || requested === 'future')) return 'pending';
   return requested;
@@ -87,9 +91,15 @@ export function publishDates(
 }
 
 /** Modification stamps for a write happening now. */
-export function modifiedNow(siteZone: string, now: Date): { modified: string; modified_utc: string } {
+export function modifiedNow(
+  siteZone: string,
+  now: Date,
+): { modified: string; modified_utc: string } {
   const instant = DateTime.fromJSDate(now);
-  return { modified: formatSql(instant.setZone(siteZone)), modified_utc: formatSql(instant.toUTC()) };
+  return {
+    modified: formatSql(instant.setZone(siteZone)),
+    modified_utc: formatSql(instant.toUTC()),
+  };
 }
 
 /** `""`/null clears; otherwise an absolute http(s) URL. */
@@ -110,7 +120,12 @@ export function isHttpUrl(text: string): boolean {
 }
 
 /** `""`/null removes the image; an http(s) URL is stored (or reused); a number must be a stored image. */
-export async function resolveImage(ctx: AppContext, q: Queryable, name: string, value: string | null | undefined): Promise<number | null> {
+export async function resolveImage(
+  ctx: AppContext,
+  q: Queryable,
+  name: string,
+  value: string | null | undefined,
+): Promise<number | null> {
   const text = (value ?? '').trim();
   if (text === '') return null;
   if (/^\d+$/.test(text)) {
@@ -118,7 +133,8 @@ export async function resolveImage(ctx: AppContext, q: Queryable, name: string, 
     if (!image) throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
     return image.id;
   }
-  if (!isHttpUrl(text)) throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
+  if (!isHttpUrl(text))
+    throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
   return findOrCreateImageByUrl(q, text, formatSql(DateTime.fromJSDate(ctx.now()).toUTC()));
 }
 

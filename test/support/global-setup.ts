@@ -22,5 +22,7 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env.TEST_MYSQL = 'unreachable';
   const bar = '!'.repeat(78);
-  console.warn(`\n${bar}\n  MySQL at ${where} is unreachable (${problem}).\n  THE MYSQL HALF OF THE INTEGRATION SUITE IS SKIPPED. Set REQUIRE_MYSQL=1 to fail instead.\n${bar}\n`);
+  console.warn(
+    `\n${bar}\n  MySQL at ${where} is unreachable (${problem}).\n  THE MYSQL HALF OF THE INTEGRATION SUITE IS SKIPPED. Set REQUIRE_MYSQL=1 to fail instead.\n${bar}\n`,
+  );
 }

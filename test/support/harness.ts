@@ -33,13 +33,19 @@ export class TestEnv {
   readonly users = new Map<Role, number>();
   private cleanup: () => Promise<void> = async () => {};
 
-  constructor(readonly dialect: Dialect, private readonly env: Record<string, string> = {}) {}
+  constructor(
+    readonly dialect: Dialect,
+    private readonly env: Record<string, string> = {},
+  ) {}
 
   async start(): Promise<void> {
     const name = `cal_${process.env.TEST_RUN_ID ?? 'x'}_${process.pid}_${sequence++}`.toLowerCase();
     let databaseUrl: string;
     if (this.dialect === 'mysql') {
-      await mysqlAdmin([`DROP DATABASE IF EXISTS \`${name}\``, `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`]);
+      await mysqlAdmin([
+        `DROP DATABASE IF EXISTS \`${name}\``,
+        `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`,
+      ]);
       databaseUrl = mysqlDatabaseUrl(name);
       this.cleanup = () => mysqlAdmin([`DROP DATABASE IF EXISTS \`${name}\``]);
     } else {
@@ -47,7 +53,11 @@ export class TestEnv {
       databaseUrl = `sqlite:${path.join(dir, `${name}.sqlite`)}`;
       this.cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
     }
-    this.config = loadConfig({ SITE_URL: 'http://calendar.test', ...this.env, DATABASE_URL: databaseUrl });
+    this.config = loadConfig({
+      SITE_URL: 'http://calendar.test',
+      ...this.env,
+      DATABASE_URL: databaseUrl,
+    });
     this.db = createDb({ databaseUrl, poolMax: 4 });
     await migrateLatest(this.db);
     this.app = await createApp({
@@ -74,13 +84,23 @@ export class TestEnv {
     if (known) return known;
     if (!(role in CAPABILITIES)) throw new Error(`unknown role ${role}`);
     const login = `${role}-${this.users.size + 1}`;
-    const [id] = await this.db('users').insert({ login, display_name: login, email: '', role, created_at: '2026-01-01 00:00:00' });
+    const [id] = await this.db('users').insert({
+      login,
+      display_name: login,
+      email: '',
+      role,
+      created_at: '2026-01-01 00:00:00',
+    });
     this.users.set(role, Number(id));
     return Number(id);
   }
 
   /** Runs a GraphQL operation through the real HTTP pipeline (yoga.fetch). */
-  async gql<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, options: GqlOptions = {}): Promise<GqlResult<T>> {
+  async gql<T = Record<string, any>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    options: GqlOptions = {},
+  ): Promise<GqlResult<T>> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (options.as) headers['x-test-user-id'] = String(await this.userId(options.as));
     const response = await this.app.yoga.fetch('http://localhost/graphql', {
@@ -92,9 +112,14 @@ export class TestEnv {
   }
 
   /** Like `gql` but fails the test on any error, returning `data`. */
-  async ok<T = Record<string, any>>(query: string, variables: Record<string, unknown> = {}, options: GqlOptions = {}): Promise<T> {
+  async ok<T = Record<string, any>>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    options: GqlOptions = {},
+  ): Promise<T> {
     const result = await this.gql<T>(query, variables, options);
-    if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors, null, 2)}`);
+    if (result.errors?.length)
+      throw new Error(`GraphQL errors: ${JSON.stringify(result.errors, null, 2)}`);
     return result.data as T;
   }
 
@@ -115,9 +140,20 @@ export class TestEnv {
 
   /** A checksum-free snapshot of every table, to prove a rejected write changed nothing. */
   async snapshot(): Promise<string> {
-    const tables = ['users', 'post_ids', 'images', 'venues', 'organizers', 'events', 'terms', 'event_terms', 'event_organizers'];
+    const tables = [
+      'users',
+      'post_ids',
+      'images',
+      'venues',
+      'organizers',
+      'events',
+      'terms',
+      'event_terms',
+      'event_organizers',
+    ];
     const parts: string[] = [];
-    for (const t of tables) parts.push(JSON.stringify(await this.db(t).select('*').orderByRaw('1')));
+    for (const t of tables)
+      parts.push(JSON.stringify(await this.db(t).select('*').orderByRaw('1')));
     return parts.join('\n');
   }
 }
@@ -131,7 +167,11 @@ function dialects(): Dialect[] {
  * Declares `fn`'s tests once per database. The MySQL copy is skipped (and reported as skipped)
  * only when global setup found MySQL unreachable and REQUIRE_MYSQL is not set.
  */
-export function describeEachDb(title: string, fn: (env: TestEnv) => void, envVars: Record<string, string> = {}): void {
+export function describeEachDb(
+  title: string,
+  fn: (env: TestEnv) => void,
+  envVars: Record<string, string> = {},
+): void {
   for (const dialect of dialects()) {
     const skip = dialect === 'mysql' && process.env.TEST_MYSQL !== 'on';
     (skip ? describe.skip : describe)(`${title} [${dialect}]`, () => {
