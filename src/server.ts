@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { ANONYMOUS, type Viewer } from './auth/viewer';
 import type { Config } from './config';
@@ -32,8 +33,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     db,
     dialect: dialectOf(config.databaseUrl),
     now: options.now ?? (() => new Date()),
-    builtinAdmin: await ensureBuiltinAdmin(db, (options.now ?? (() => new Date()))()),
+    builtinAdmin: null,
   };
+  deps.builtinAdmin = await ensureBuiltinAdmin(db, deps.now());
   const yoga = createYoga<Record<string, unknown>, AppContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -45,16 +47,16 @@ export async function createApp(options: AppOptions): Promise<App> {
         request.headers.get('x-request-id') ?? undefined,
       ),
     maskedErrors: {
+      // AppErrors and GraphQL's own errors are meant for clients; anything else is a bug: log it
+      // and answer a generic error, without stack or SQL.
       maskError(error, message) {
-        const original = (error as { originalError?: unknown }).originalError;
-        if (error instanceof AppError || original instanceof AppError)
-          return original instanceof AppError ? original : (error as AppError);
-        if (!(original instanceof Error)) return error as Error;
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (!original || original instanceof GraphQLError) return error as Error;
         console.error(
           JSON.stringify({
             level: 'error',
             msg: 'unexpected error',
-            error: original.stack ?? String(original),
+            error: original instanceof Error ? original.stack : String(original),
           }),
         );
         return new AppError('INTERNAL_SERVER_ERROR', 'rest_internal_error', message);
