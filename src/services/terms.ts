@@ -1,23 +1,91 @@
 import type { AppContext } from '../context';
+import { invalid } from '../errors';
+import { firstFreeSlug, toSlug } from '../lib/slug';
 import type { Queryable } from '../repositories/queryable';
 import type { Taxonomy } from '../repositories/rows';
+import {
+  existingTermIds,
+  findTermsBySlugOrName,
+  insertTerm,
+  recountTerms,
+  termSlugsLike,
+} from '../repositories/terms';
+
+/** Terms as event writes use them: resolving ids/slugs/names, and keeping counts right. */
+
+const NAME_MAX = 200;
+
+/**
+ * A slug unique within `taxonomy`: from the requested slug, else the name (else the taxonomy,
+ * for names with no letters or digits), with `-2`, `-3` … when taken by another term.
+ */
+export async function uniqueTermSlug(
+  q: Queryable,
+  taxonomy: Taxonomy,
+  requested: string | null,
+  name: string,
+  exceptId?: number,
+): Promise<string> {
+  const fromRequest = requested === null ? '' : toSlug(requested);
+  if (requested !== null && fromRequest === '')
+    throw invalid('slug', 'must contain letters or digits');
+  const base = fromRequest || toSlug(name) || taxonomy;
+  return firstFreeSlug(base, await termSlugsLike(q, taxonomy, base, exceptId));
+}
 
 /**
  * Term ids for an event write, in the given order, duplicates dropped: numeric items must be
  * existing term ids of `taxonomy` (else 400 `rest_invalid_param` on `categories`/`tags`);
- * other items match a slug, then a name (case-insensitive), else create the term inside `q`.
- * STUB: replaced by the terms work.
+ * other items match a slug, then a name (case-insensitive), else create the term inside `q`
+ * (the caller's transaction: nothing here opens one).
  */
 export async function termsForEvent(
   _ctx: AppContext,
-  _q: Queryable,
-  _taxonomy: Taxonomy,
-  _items: readonly string[],
+  q: Queryable,
+  taxonomy: Taxonomy,
+  items: readonly string[],
 ): Promise<number[]> {
-  throw new Error('not implemented');
+  const field = taxonomy === 'category' ? 'categories' : 'tags';
+  const wanted = items.map((item) => item.trim()).filter((item) => item !== '');
+  const isId = (item: string): boolean => /^\d+$/.test(item);
+
+  const numeric = wanted.filter(isId).map(Number);
+  const known = await existingTermIds(q, taxonomy, numeric);
+  const unknown = numeric.filter((id) => !known.has(id));
+  if (unknown.length) throw invalid(field, `unknown ${field} id(s): ${unknown.join(', ')}`);
+
+  // One query finds every existing match; the lowest id wins when several share a name.
+  const textual = wanted.filter((item) => !isId(item));
+  const bySlug = new Map<string, number>();
+  const byName = new Map<string, number>();
+  for (const row of await findTermsBySlugOrName(q, taxonomy, textual)) {
+    if (!bySlug.has(row.slug.toLowerCase())) bySlug.set(row.slug.toLowerCase(), row.id);
+    if (!byName.has(row.name.toLowerCase())) byName.set(row.name.toLowerCase(), row.id);
+  }
+
+  const ids: number[] = [];
+  for (const item of wanted) {
+    if (isId(item)) {
+      ids.push(Number(item));
+      continue;
+    }
+    const key = item.toLowerCase();
+    let id = bySlug.get(key) ?? byName.get(key);
+    if (id === undefined) {
+      if (item.length > NAME_MAX)
+        throw invalid(field, `a new ${taxonomy} name must be at most ${NAME_MAX} characters`);
+      const slug = await uniqueTermSlug(q, taxonomy, null, item);
+      id = await insertTerm(q, { taxonomy, name: item, slug, parent_id: null });
+      // Later items naming the same new term reuse it instead of creating it twice.
+      bySlug.set(slug, id);
+      byName.set(key, id);
+    }
+    ids.push(id);
+  }
+  return [...new Set(ids)];
 }
 
-/** Recomputes `terms.count` (published events using the term) for these terms, inside `q`. STUB. */
-export async function refreshTermCounts(_q: Queryable, _termIds: readonly number[]): Promise<void> {
-  throw new Error('not implemented');
+/** Recomputes `terms.count` (published events using the term) for these terms, inside `q`. */
+export async function refreshTermCounts(q: Queryable, termIds: readonly number[]): Promise<void> {
+  await recountTerms(q, termIds);
 }
