@@ -1,4 +1,121 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
+import { emptyCostDetails, formatCost } from '../src/lib/cost';
+import { dateDetails, isValidZone, zoneAbbr } from '../src/lib/dates';
+import { globalId, publicUrl, restUrl } from '../src/lib/urls';
+import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/repositories/rows';
+import { eventJsonLd } from '../src/services/event-json-ld';
+import {
+  getEvent,
+  getEventBySlug,
+  isRedacted,
+  listEvents,
+  type EventListArgs,
+} from '../src/services/event-queries';
+import { asSingleRead, isSingleRead } from '../src/services/linked-posts';
+import { canSee } from '../src/services/visibility';
 
-export const eventResolvers: IResolvers<unknown, AppContext> = {};
+/** `events`, `event`, `event_by_slug` and every `Event` field. Rows come from the services. */
+
+type Field = (row: EventRow, args: unknown, ctx: AppContext) => unknown;
+
+/** A field that a password-protected event hides in lists (CONTRACT §6). */
+function guarded(redacted: unknown, field: Field): Field {
+  return (row, args, ctx) => (isRedacted(ctx, row) ? redacted : field(row, args, ctx));
+}
+
+const FLAGS = ['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'];
+
+function eventUrl(ctx: AppContext, row: EventRow): string {
+  return publicUrl(ctx.config, `event/${row.slug}/`);
+}
+
+/** Abbreviation at the start instant; fixed offsets (`UTC+5`) have none but their own name. */
+function timezoneAbbr(row: EventRow): string {
+  if (row.timezone === '') return '';
+  if (!isValidZone(row.timezone)) return /^UTC[+-]/i.test(row.timezone) ? row.timezone : '';
+  return zoneAbbr(row.timezone, row.utc_start_date);
+}
+
+function cost(ctx: AppContext, row: EventRow): ReturnType<typeof formatCost> {
+  return formatCost(row, {
+    symbol: ctx.config.currencySymbol,
+    position: ctx.config.currencyPosition,
+  });
+}
+
+async function terms(ctx: AppContext, row: EventRow, taxonomy: TermRow['taxonomy']) {
+  return (await ctx.loaders.eventTerms.load(row.id)).filter((t) => t.taxonomy === taxonomy);
+}
+
+/** The venue when there is one the caller may see; in a single read it shows its json_ld. */
+async function venue(ctx: AppContext, row: EventRow): Promise<VenueRow | null> {
+  if (row.venue_id === null) return null;
+  const found = await ctx.loaders.venue.load(row.venue_id);
+  if (!found || !canSee(ctx, found)) return null;
+  return isSingleRead(row) ? asSingleRead(found) : found;
+}
+
+async function organizers(ctx: AppContext, row: EventRow): Promise<OrganizerRow[]> {
+  const visible = (await ctx.loaders.eventOrganizers.load(row.id)).filter((o) => canSee(ctx, o));
+  return isSingleRead(row) ? visible.map((o) => asSingleRead(o)) : visible;
+}
+
+const eventFields: Record<string, Field> = {
+  global_id: (row, _a, ctx) => globalId(ctx.config, row.id),
+  global_id_lineage: (row, _a, ctx) => [globalId(ctx.config, row.id)],
+  author: (row) => String(row.author_id),
+  url: (row, _a, ctx) => eventUrl(ctx, row),
+  rest_url: (row, _a, ctx) => restUrl(ctx.config, `events/${row.id}`),
+  description: guarded('', (row) => row.description),
+  excerpt: guarded('', (row) => row.excerpt),
+  image: guarded(null, async (row, _a, ctx) =>
+    row.image_id === null ? null : ((await ctx.loaders.image.load(row.image_id)) ?? null),
+  ),
+  ...Object.fromEntries(
+    FLAGS.map((flag) => [flag, guarded(null, (row) => row[flag as keyof EventRow])]),
+  ),
+  start_date_details: (row) => dateDetails(row.start_date),
+  end_date_details: (row) => dateDetails(row.end_date),
+  utc_start_date_details: (row) => dateDetails(row.utc_start_date),
+  utc_end_date_details: (row) => dateDetails(row.utc_end_date),
+  timezone_abbr: (row) => timezoneAbbr(row),
+  cost: guarded('', (row, _a, ctx) => cost(ctx, row).cost),
+  cost_details: guarded(emptyCostDetails(), (row, _a, ctx) => cost(ctx, row).cost_details),
+  website: guarded('', (row, _a, ctx) => row.website || eventUrl(ctx, row)),
+  categories: guarded([], (row, _a, ctx) => terms(ctx, row, 'category')),
+  tags: guarded([], (row, _a, ctx) => terms(ctx, row, 'tag')),
+  venue: guarded(null, (row, _a, ctx) => venue(ctx, row)),
+  organizer: guarded([], (row, _a, ctx) => organizers(ctx, row)),
+  // Single reads only, and never for protected events (the reference's generator skips them).
+  json_ld: async (row, _a, ctx) => {
+    if (!isSingleRead(row) || row.password !== '') return null;
+    const [place, people, image] = await Promise.all([
+      venue(ctx, row),
+      organizers(ctx, row),
+      row.image_id === null ? undefined : ctx.loaders.image.load(row.image_id),
+    ]);
+    return eventJsonLd(ctx.config, row, {
+      venue: place,
+      organizer: people[0] ?? null,
+      image: image ?? null,
+    });
+  },
+  post_parent: (row) => row.parent_id,
+  parent: async (row, _a, ctx) => {
+    if (row.parent_id === null) return null;
+    const parent = await ctx.loaders.event.load(row.parent_id);
+    return parent && canSee(ctx, parent) ? parent : null;
+  },
+};
+
+export const eventResolvers: IResolvers<unknown, AppContext> = {
+  Query: {
+    events: (_root, args: EventListArgs, ctx) => listEvents(ctx, args),
+    event: (_root, args: { id: number; password?: string | null }, ctx) =>
+      getEvent(ctx, args.id, args.password),
+    event_by_slug: (_root, args: { slug: string; password?: string | null }, ctx) =>
+      getEventBySlug(ctx, args.slug, args.password),
+  },
+  Event: eventFields,
+};

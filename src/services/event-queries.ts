@@ -1,6 +1,26 @@
+import { seesUnpublished, type Viewer } from '../auth/viewer';
 import type { AppContext } from '../context';
+import { notFound, passwordProtected } from '../errors';
+import { primeAll } from '../loaders';
+import { countEvents, findEventPage } from '../repositories/event-list';
+import { findBySlug } from '../repositories/posts';
 import type { EventRow, PostStatus } from '../repositories/rows';
-import type { Envelope } from './list';
+import {
+  given,
+  RELATIVE,
+  resolveEventFilter,
+  withoutEmptyLists,
+  type DateParam,
+} from './event-filters';
+import { asSingleRead, isSingleRead } from './linked-posts';
+import { envelope, type Envelope } from './list';
+import { assertReadable } from './visibility';
+
+/**
+ * The events read side: the list, single reads, and who sees an event's protected details.
+ * Single reads mark their row with the venues/organizers convention (`asSingleRead`), so only
+ * they compute `json_ld` — the event's and its nested venue's and organizers'.
+ */
 
 /** Arguments of the `events` list: the GraphQL field's arguments, as the contract names them. */
 export interface EventListArgs {
@@ -33,7 +53,103 @@ export interface EventList extends Envelope {
   events: EventRow[];
 }
 
-/** One page of events (STUB: replaced by the events-read work). */
-export async function listEvents(_ctx: AppContext, _args: EventListArgs): Promise<EventList> {
-  throw new Error('not implemented');
+/**
+ * One page of events: a count, then the page only when it has rows, so an empty list or a page
+ * past the end costs one query. Page rows prime the event loader for `parent` lookups.
+ */
+export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
+  const args = withoutEmptyLists(raw);
+  const { filter, paged, dates } = await resolveEventFilter(ctx, args);
+  const total = await countEvents(ctx.db, filter);
+  const env = envelope(ctx.config, 'event', 'events', paged, total, echo(ctx, args, dates));
+  const events =
+    total > paged.offset ? await findEventPage(ctx.db, filter, paged.perPage, paged.offset) : [];
+  primeAll(ctx.loaders.event, events);
+  return { events, ...env };
+}
+
+function csv(list: readonly (string | number)[]): string {
+  return list.map((v) => String(v).trim()).join(',');
+}
+
+/** The reference's echo order; lists as CSV; booleans as `true`/`false`. */
+function echo(
+  ctx: AppContext,
+  args: EventListArgs,
+  dates: Map<DateParam, string>,
+): [string, string][] {
+  const q: [string, string][] = [];
+  const push = (key: string, value: unknown): void => {
+    if (!given(value)) return;
+    q.push([key, Array.isArray(value) ? csv(value) : String(value)]);
+  };
+  push('start_date', dates.get('start_date'));
+  push('end_date', dates.get('end_date'));
+  push('search', args.search);
+  if (given(args.status) && args.status.length) push('status', [...new Set(args.status)]);
+  else if (!seesUnpublished(ctx.viewer)) push('status', 'publish');
+  push('include', args.include);
+  push('post_parent', args.post_parent);
+  for (const p of RELATIVE) push(p, dates.get(p));
+  // [ours] Strict bounds are exact times: the links must keep them exact.
+  if (args.strict_dates === true && dates.size) push('strict_dates', 'true');
+  push('ticketed', args.ticketed);
+  push('geoloc', args.geoloc);
+  push('geoloc_lat', args.geoloc_lat);
+  push('geoloc_lng', args.geoloc_lng);
+  push('geoloc_radius', args.geoloc_radius);
+  push('categories', args.categories);
+  push('tags', args.tags);
+  push('venue', args.venue);
+  push('organizer', args.organizer);
+  push('featured', args.featured);
+  return q;
+}
+
+/** Editors and admins edit every event; authors their own; contributors their own unpublished. */
+export function canEditEvent(viewer: Viewer, row: Pick<EventRow, 'author_id' | 'status'>): boolean {
+  const user = viewer.user;
+  if (!user) return false;
+  if (viewer.can.editOthers) return true;
+  if (row.author_id !== user.id) return false;
+  return row.status === 'publish' || row.status === 'future' || row.status === 'private'
+    ? viewer.can.editOwnPublished
+    : viewer.can.createPosts;
+}
+
+/**
+ * Protected details are hidden (CONTRACT §6) unless the caller may edit the event or this is a
+ * single read that already checked the password.
+ */
+export function isRedacted(ctx: AppContext, row: EventRow): boolean {
+  return row.password !== '' && !isSingleRead(row) && !canEditEvent(ctx.viewer, row);
+}
+
+function readable(ctx: AppContext, row: EventRow, password: string | null | undefined): EventRow {
+  assertReadable(ctx, 'event', row);
+  if (row.password !== '' && password !== row.password && !canEditEvent(ctx.viewer, row)) {
+    throw passwordProtected('event');
+  }
+  return asSingleRead(row);
+}
+
+export async function getEvent(
+  ctx: AppContext,
+  id: number,
+  password?: string | null,
+): Promise<EventRow> {
+  const row = await ctx.loaders.event.load(id);
+  if (!row) throw notFound('event', id);
+  return readable(ctx, row, password);
+}
+
+export async function getEventBySlug(
+  ctx: AppContext,
+  slug: string,
+  password?: string | null,
+): Promise<EventRow> {
+  const row = await findBySlug<EventRow>(ctx.db, 'events', slug);
+  if (!row) throw notFound('event', slug);
+  primeAll(ctx.loaders.event, [row]);
+  return readable(ctx, row, password);
 }

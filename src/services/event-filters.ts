@@ -1,0 +1,274 @@
+import type { AppContext } from '../context';
+import { InvalidParamError, type InvalidParams } from '../errors';
+import { formatSql, nowIn, parseDateInput } from '../lib/dates';
+import {
+  findTermKeys,
+  postTypes,
+  venuesInBox,
+  type DateBound,
+  type DateColumn,
+  type DateOperator,
+  type EventListFilter,
+} from '../repositories/event-list';
+import type { Taxonomy } from '../repositories/rows';
+import type { EventListArgs } from './event-queries';
+import { paging, type Paging } from './list';
+import { listStatuses } from './visibility';
+
+/** Turns the `events` list arguments into a SQL-ready filter and the query its links echo. */
+
+export interface ResolvedEventList {
+  filter: EventListFilter;
+  paged: Paging;
+  /** Effective (widened or default) date values, for the links to echo. */
+  dates: Map<DateParam, string>;
+}
+
+export type DateParam =
+  'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
+
+/** Column, operator, and which end of its day a non-strict value widens to. */
+const DATE_PARAMS: [DateParam, DateColumn, DateOperator, 'start' | 'end'][] = [
+  ['start_date', 'start_date', '>=', 'start'],
+  ['end_date', 'end_date', '<=', 'end'],
+  ['starts_before', 'start_date', '<', 'end'],
+  ['starts_after', 'start_date', '>', 'end'],
+  ['ends_before', 'end_date', '<', 'end'],
+  ['ends_after', 'end_date', '>', 'end'],
+];
+export const RELATIVE: DateParam[] = ['starts_before', 'starts_after', 'ends_before', 'ends_after'];
+
+/** Runs every check and reports all bad parameters at once, like the reference's validator. */
+class Problems {
+  readonly params: InvalidParams = {};
+  check<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof InvalidParamError)) throw err;
+      Object.assign(this.params, err.params);
+      return undefined;
+    }
+  }
+  add(name: string, reason: string): void {
+    this.params[name] = reason;
+  }
+  throwIfAny(): void {
+    if (Object.keys(this.params).length) throw new InvalidParamError(this.params);
+  }
+}
+
+export function given<T>(value: T | null | undefined): value is T {
+  return value !== null && value !== undefined;
+}
+
+/**
+ * An empty list filters nothing (`categories=` in a query string): treat it as absent, so it
+ * neither empties the result nor shows up in the links.
+ */
+export function withoutEmptyLists(args: EventListArgs): EventListArgs {
+  const keys = ['categories', 'tags', 'venue', 'organizer', 'status', 'include'] as const;
+  const out: EventListArgs = { ...args };
+  for (const key of keys) if (out[key]?.length === 0) delete out[key];
+  return out;
+}
+
+/**
+ * Effective date values: explicit ones parsed in the site time zone (whole days unless strict),
+ * and the default window for `start_date`/`end_date` unless a relative bound is given.
+ * `include` ignores every date, the default window included.
+ */
+function resolveDates(
+  ctx: AppContext,
+  args: EventListArgs,
+  problems: Problems,
+): Map<DateParam, string> {
+  const values = new Map<DateParam, string>();
+  if (given(args.include)) return values;
+  const zone = ctx.config.siteTimezone;
+  const strict = args.strict_dates === true;
+  for (const [param, , , widen] of DATE_PARAMS) {
+    const raw = args[param];
+    if (!given(raw)) continue;
+    const dt = parseDateInput(raw, zone, ctx.now());
+    if (!dt) {
+      problems.add(param, `"${raw}" is not a date`);
+      continue;
+    }
+    const day = dt.toFormat('yyyy-LL-dd');
+    values.set(
+      param,
+      strict ? formatSql(dt) : `${day} ${widen === 'start' ? '00:00:00' : '23:59:59'}`,
+    );
+  }
+  if (!RELATIVE.some((p) => given(args[p]))) {
+    const today = nowIn(zone, ctx.now());
+    if (!given(args.start_date)) {
+      values.set('start_date', `${today.minus({ days: 1 }).toFormat('yyyy-LL-dd')} 00:00:00`);
+    }
+    if (!given(args.end_date)) {
+      values.set('end_date', `${today.plus({ months: 24 }).toFormat('yyyy-LL-dd')} 23:59:59`);
+    }
+  }
+  return values;
+}
+
+function searchWords(search: string | null | undefined, problems: Problems): string[] {
+  if (!given(search)) return [];
+  const text = search.trim();
+  if (text === '') {
+    problems.add('search', 'must be a non-empty string');
+    return [];
+  }
+  return text.toLowerCase().split(/\s+/);
+}
+
+/** Category/tag items: each a slug (tried first, like the reference) or a numeric id. */
+async function resolveTerms(
+  ctx: AppContext,
+  lists: { param: 'categories' | 'tags'; taxonomy: Taxonomy; items: string[] }[],
+  problems: Problems,
+): Promise<Map<string, number[]>> {
+  const cleaned = lists.map((l) => ({ ...l, items: l.items.map((i) => i.trim()) }));
+  const keys = await findTermKeys(
+    ctx.db,
+    cleaned.map((l) => ({
+      taxonomy: l.taxonomy,
+      slugs: l.items.filter((i) => i !== '').map((i) => i.toLowerCase()),
+      ids: l.items.filter((i) => /^\d+$/.test(i)).map(Number),
+    })),
+  );
+  const out = new Map<string, number[]>();
+  for (const l of cleaned) {
+    const ofTaxonomy = keys.filter((k) => k.taxonomy === l.taxonomy);
+    const ids: number[] = [];
+    const unknown: string[] = [];
+    for (const item of l.items) {
+      const term =
+        ofTaxonomy.find((k) => k.slug.toLowerCase() === item.toLowerCase()) ??
+        (/^\d+$/.test(item) ? ofTaxonomy.find((k) => k.id === Number(item)) : undefined);
+      if (term) ids.push(term.id);
+      else unknown.push(item);
+    }
+    if (unknown.length)
+      problems.add(
+        l.param,
+        `unknown ${l.taxonomy === 'tag' ? 'tag' : 'category'}: ${unknown.join(', ')}`,
+      );
+    out.set(l.param, [...new Set(ids)]);
+  }
+  return out;
+}
+
+/** Venue, organizer and parent ids must exist as records of their kind: one lookup for all. */
+async function checkReferences(
+  ctx: AppContext,
+  args: EventListArgs,
+  problems: Problems,
+): Promise<void> {
+  const wanted: [string, string, readonly number[]][] = [
+    ['venue', 'venue', args.venue ?? []],
+    ['organizer', 'organizer', args.organizer ?? []],
+    ['post_parent', 'event', given(args.post_parent) ? [args.post_parent] : []],
+  ];
+  const ids = [...new Set(wanted.flatMap(([, , list]) => list))];
+  const types = await postTypes(ctx.db, ids);
+  for (const [param, type, list] of wanted) {
+    const bad = list.filter((id) => types.get(id) !== type);
+    if (bad.length) problems.add(param, `no ${type} with id ${bad.join(', ')}`);
+  }
+}
+
+interface GeoPoint {
+  lat: number;
+  lng: number;
+  radiusKm: number;
+}
+
+/** A radius search needs both coordinates; the radius defaults to 25 km. */
+function geoPoint(args: EventListArgs, problems: Problems): GeoPoint | null {
+  const { geoloc_lat: lat, geoloc_lng: lng, geoloc_radius: radius } = args;
+  if (!given(lat) && !given(lng)) return null;
+  if (!given(lat)) problems.add('geoloc_lat', 'is required with geoloc_lng');
+  if (!given(lng)) problems.add('geoloc_lng', 'is required with geoloc_lat');
+  if (given(lat) && Math.abs(lat) > 90) problems.add('geoloc_lat', 'must be between -90 and 90');
+  if (given(lng) && Math.abs(lng) > 180) problems.add('geoloc_lng', 'must be between -180 and 180');
+  if (given(radius) && !(radius > 0)) problems.add('geoloc_radius', 'must be a positive number');
+  if (!given(lat) || !given(lng)) return null;
+  return { lat, lng, radiusKm: radius ?? 25 };
+}
+
+const EARTH_KM = 6371.0088;
+const KM_PER_DEGREE = (Math.PI * EARTH_KM) / 180;
+const rad = (deg: number): number => (deg * Math.PI) / 180;
+
+function haversineKm(aLat: number, aLng: number, bLat: number, bLng: number): number {
+  const h =
+    Math.sin(rad(bLat - aLat) / 2) ** 2 +
+    Math.cos(rad(aLat)) * Math.cos(rad(bLat)) * Math.sin(rad(bLng - aLng) / 2) ** 2;
+  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * Venues within the radius: a bounding box the index can serve, then the exact great-circle
+ * distance here, so the list's count and page filter on exactly the same venue ids.
+ */
+async function nearVenueIds(ctx: AppContext, p: GeoPoint): Promise<number[]> {
+  // A hair of margin so rounding never drops a venue sitting on the circle.
+  const dLat = (p.radiusKm / KM_PER_DEGREE) * 1.0001;
+  const minLat = Math.max(-90, p.lat - dLat);
+  const maxLat = Math.min(90, p.lat + dLat);
+  const widest = Math.cos(rad(Math.max(Math.abs(minLat), Math.abs(maxLat))));
+  const dLng = widest > 1e-9 ? dLat / widest : 360;
+  const wraps = p.lng - dLng < -180 || p.lng + dLng > 180;
+  const box = wraps
+    ? { minLat, maxLat, minLng: null, maxLng: null }
+    : { minLat, maxLat, minLng: p.lng - dLng, maxLng: p.lng + dLng };
+  const candidates = await venuesInBox(ctx.db, box);
+  return candidates
+    .filter((v) => haversineKm(p.lat, p.lng, v.geo_lat, v.geo_lng) <= p.radiusKm)
+    .map((v) => v.id);
+}
+
+export async function resolveEventFilter(
+  ctx: AppContext,
+  args: EventListArgs,
+): Promise<ResolvedEventList> {
+  const problems = new Problems();
+  const paged = problems.check(() => paging(ctx.config, args.page, args.per_page));
+  const dates = resolveDates(ctx, args, problems);
+  const words = searchWords(args.search, problems);
+  const statuses = problems.check(() => listStatuses(ctx, args.status)) ?? [];
+  if (args.ticketed === true) problems.add('ticketed', 'Ticketing is not available.');
+  if (args.include?.some((id) => id < 1)) problems.add('include', 'must be positive event ids');
+  const point = geoPoint(args, problems);
+  // Syntax first: a malformed request is answered without touching the database.
+  problems.throwIfAny();
+
+  const termLists = [
+    { param: 'categories' as const, taxonomy: 'category' as const, items: args.categories ?? [] },
+    { param: 'tags' as const, taxonomy: 'tag' as const, items: args.tags ?? [] },
+  ].filter((l) => given(args[l.param]));
+  const termIds = termLists.length ? await resolveTerms(ctx, termLists, problems) : new Map();
+  await checkReferences(ctx, args, problems);
+  problems.throwIfAny();
+
+  const filter: EventListFilter = {
+    statuses,
+    dates: DATE_PARAMS.flatMap(([param, column, op]): DateBound[] => {
+      const value = dates.get(param);
+      return value === undefined ? [] : [{ column, op, value }];
+    }),
+    searchWords: words,
+    categoryIds: termIds.get('categories') ?? null,
+    tagIds: termIds.get('tags') ?? null,
+    venueIds: given(args.venue) ? args.venue : null,
+    organizerIds: given(args.organizer) ? args.organizer : null,
+    featured: given(args.featured) ? args.featured : null,
+    include: given(args.include) ? [...new Set(args.include)] : null,
+    parentId: given(args.post_parent) ? args.post_parent : null,
+    venueWithCoords: args.geoloc === true,
+    nearVenueIds: point ? await nearVenueIds(ctx, point) : null,
+  };
+  return { filter, paged: paged as Paging, dates };
+}

@@ -1,0 +1,246 @@
+import type DataLoader from 'dataloader';
+import { refreshLoaders, type AppContext } from '../context';
+import { inTrash, invalid, InvalidParamError, MissingParamError, notFound } from '../errors';
+import { findLiveByName, type LinkedTable } from '../repositories/linked-post-list';
+import { deletePost, findById, findBySlug, insertPost, updatePost } from '../repositories/posts';
+import type { Queryable } from '../repositories/queryable';
+import type { PostRow, PostStatus } from '../repositories/rows';
+import {
+  checkAuthor,
+  checkWebsite,
+  effectiveStatus,
+  has,
+  modifiedNow,
+  publishDates,
+  requireText,
+  resolveImage,
+  richText,
+  uniqueSlug,
+} from './post-fields';
+import { writerOf } from './users';
+import { assertReadable } from './visibility';
+
+/**
+ * What venues and organizers share: reads, writes with de-duplication, trash. Each resource
+ * describes itself with a `LinkedKind`; its own columns are the only thing it implements.
+ */
+
+export type LinkedResource = 'venue' | 'organizer';
+
+/** Fields every venue/organizer write has; the name is keyed by the resource (`venue`, …). */
+export interface LinkedInput extends Partial<Record<LinkedResource, string | null>> {
+  description?: string | null;
+  excerpt?: string | null;
+  slug?: string | null;
+  author?: number | null;
+  date?: string | null;
+  date_utc?: string | null;
+  status?: PostStatus | null;
+  website?: string | null;
+  image?: string | null;
+}
+
+export interface LinkedKind<Row extends PostRow, Input extends LinkedInput> {
+  resource: LinkedResource;
+  table: LinkedTable;
+  /** Columns a list `search` looks into (some single one must hold every word). */
+  searchFields: readonly string[];
+  /** Validated columns for the resource's own fields present in `input`; absent ones untouched. */
+  ownColumns(input: Input): Record<string, unknown>;
+  loader(ctx: AppContext): DataLoader<number, Row | undefined>;
+}
+
+/** A record identified by id (`venue(id:)`) or by slug (`venue_by_slug(slug:)`). */
+export type RecordKey = number | string;
+
+/*
+ * `json_ld` is only computed on single reads (as the REST contract shows it only there). The
+ * single-read service marks the row it returns with this symbol and the `json_ld` field resolver
+ * checks for it; a single event read marks its nested venue and organizers the same way.
+ * Symbols never reach JSON, and a row from a list or a write carries no mark.
+ */
+const SINGLE_READ = Symbol('single read');
+
+/** Marks a row as the subject of a single read, so its `json_ld` is computed. */
+export function asSingleRead<T extends object>(row: T): T {
+  return { ...row, [SINGLE_READ]: true };
+}
+
+export function isSingleRead(row: object): boolean {
+  return SINGLE_READ in row;
+}
+
+async function findRecord<Row extends PostRow>(
+  q: Queryable,
+  kind: LinkedKind<Row, LinkedInput>,
+  key: RecordKey,
+): Promise<Row> {
+  const row =
+    typeof key === 'number'
+      ? await findById<Row>(q, kind.table, key)
+      : await findBySlug<Row>(q, kind.table, key);
+  if (!row) throw notFound(kind.resource, key);
+  return row;
+}
+
+/** Single read by id or slug: 404 when unknown, then the caller must be allowed to see it. */
+export async function readLinked<Row extends PostRow>(
+  ctx: AppContext,
+  kind: LinkedKind<Row, LinkedInput>,
+  key: RecordKey,
+): Promise<Row> {
+  const row =
+    typeof key === 'number'
+      ? await kind.loader(ctx).load(key)
+      : await findBySlug<Row>(ctx.db, kind.table, key);
+  if (!row) throw notFound(kind.resource, key);
+  assertReadable(ctx, kind.resource, row);
+  return asSingleRead(row);
+}
+
+/** Runs one write in one transaction, then drops the request's cached rows. */
+async function write<T>(ctx: AppContext, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  const result = await ctx.db.transaction((trx) => fn(trx));
+  refreshLoaders(ctx);
+  return result;
+}
+
+/** Shared publishing columns present in `input`; on create, defaults for the absent ones. */
+async function commonColumns(
+  ctx: AppContext,
+  q: Queryable,
+  input: LinkedInput,
+  creating: boolean,
+): Promise<Record<string, unknown>> {
+  const writer = writerOf(ctx);
+  const zone = ctx.config.siteTimezone;
+  const cols: Record<string, unknown> = modifiedNow(zone, ctx.now());
+  // description/excerpt are NOT NULL without a default (TEXT columns cannot have one in MySQL).
+  if (creating || has(input, 'description')) cols.description = richText(input.description);
+  if (creating || has(input, 'excerpt')) cols.excerpt = richText(input.excerpt);
+  // Fields that cannot be cleared treat null as absent.
+  if (creating || input.status != null) cols.status = effectiveStatus(writer, input.status);
+  if (input.author != null) cols.author_id = await checkAuthor(q, input.author);
+  else if (creating) cols.author_id = writer.id;
+  if (creating || input.date != null || input.date_utc != null) {
+    Object.assign(cols, publishDates(input.date, input.date_utc, zone, zone, ctx.now()));
+  }
+  if (has(input, 'website')) cols.website = checkWebsite('website', input.website);
+  return cols;
+}
+
+async function reload<Row extends PostRow>(q: Queryable, table: LinkedTable, id: number) {
+  const row = await findById<Row>(q, table, id);
+  if (!row) throw new Error(`${table} ${id} vanished inside its own transaction`);
+  return row;
+}
+
+/**
+ * Creates a record inside `q`, or returns the live record with the same name (case-insensitive)
+ * and, when one is given, the same description, unchanged. Every field is validated first, so
+ * bad input is rejected even when a duplicate exists. The one path of `create_*` and of records
+ * created inline by event writes.
+ */
+export async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
+  ctx: AppContext,
+  q: Queryable,
+  kind: LinkedKind<Row, Input>,
+  input: Input,
+): Promise<Row> {
+  const title = requireText(kind.resource, input[kind.resource]);
+  const cols = { ...(await commonColumns(ctx, q, input, true)), ...kind.ownColumns(input) };
+  const description = input.description ? String(cols.description) : null;
+  const existing = await findLiveByName<Row>(q, kind.table, title, description);
+  if (existing) return existing;
+  // Resolved only now: an image URL creates an image row, which a duplicate must not leave.
+  if (has(input, 'image')) cols.image_id = await resolveImage(ctx, q, 'image', input.image);
+  cols.title = title;
+  cols.slug = await uniqueSlug(q, kind.table, input.slug, title);
+  return reload<Row>(q, kind.table, await insertPost(q, kind.table, cols));
+}
+
+export async function createLinked<Row extends PostRow, Input extends LinkedInput>(
+  ctx: AppContext,
+  kind: LinkedKind<Row, Input>,
+  input: Input,
+): Promise<Row> {
+  if (input[kind.resource] === undefined || input[kind.resource] === null) {
+    throw new MissingParamError([kind.resource]);
+  }
+  return write(ctx, (q) => createOrReuse(ctx, q, kind, input));
+}
+
+/** Partial update: only fields present change; renaming to another record's name is fine. */
+export async function updateLinked<Row extends PostRow, Input extends LinkedInput>(
+  ctx: AppContext,
+  kind: LinkedKind<Row, Input>,
+  key: RecordKey,
+  input: Input,
+): Promise<Row> {
+  return write(ctx, async (q) => {
+    const row = await findRecord(q, kind, key);
+    const cols = { ...(await commonColumns(ctx, q, input, false)), ...kind.ownColumns(input) };
+    if (has(input, kind.resource)) cols.title = requireText(kind.resource, input[kind.resource]);
+    if (input.slug) {
+      const title = typeof cols.title === 'string' ? cols.title : row.title;
+      cols.slug = await uniqueSlug(q, kind.table, input.slug, title, row.id);
+    }
+    if (has(input, 'image')) cols.image_id = await resolveImage(ctx, q, 'image', input.image);
+    await updatePost(q, kind.table, row.id, cols);
+    return reload<Row>(q, kind.table, row.id);
+  });
+}
+
+/**
+ * Trash (links kept, so the record can come back; events stop showing it because nested reads
+ * filter with `canSee`), or with `force` delete for good: the foreign keys unlink events
+ * (`venue_id` SET NULL, `event_organizers` CASCADE). Answers the record as trashed / as it was.
+ */
+export async function deleteLinked<Row extends PostRow>(
+  ctx: AppContext,
+  kind: LinkedKind<Row, LinkedInput>,
+  key: RecordKey,
+  force: boolean,
+): Promise<Row> {
+  return write(ctx, async (q) => {
+    const row = await findRecord(q, kind, key);
+    if (force) {
+      await deletePost(q, kind.table, row.id);
+      return row;
+    }
+    if (row.status === 'trash') throw inTrash(kind.resource);
+    const modified = modifiedNow(ctx.config.siteTimezone, ctx.now());
+    await updatePost(q, kind.table, row.id, { status: 'trash', ...modified });
+    return reload<Row>(q, kind.table, row.id);
+  });
+}
+
+/**
+ * The record an event write links, inside the event's transaction `q`: `id` must name a live
+ * record; otherwise the fields create (or de-duplicate) one. Problems with the nested fields are
+ * reported on the event's own parameter (`venue` / `organizer`), where the client sent them.
+ */
+export async function linkForEvent<Row extends PostRow, Input extends LinkedInput>(
+  ctx: AppContext,
+  q: Queryable,
+  kind: LinkedKind<Row, Input>,
+  input: Input & { id?: number | null },
+): Promise<number> {
+  if (input.id !== undefined && input.id !== null) {
+    const row = await findById<Row>(q, kind.table, input.id);
+    if (!row || row.status === 'trash') {
+      throw invalid(kind.resource, `${input.id} is not the id of an existing ${kind.resource}`);
+    }
+    return row.id;
+  }
+  if (input[kind.resource] === undefined || input[kind.resource] === null) {
+    throw invalid(kind.resource, 'needs an id or a name');
+  }
+  try {
+    return (await createOrReuse(ctx, q, kind, input)).id;
+  } catch (err) {
+    if (!(err instanceof InvalidParamError) || kind.resource in err.params) throw err;
+    const reasons = Object.entries(err.params).map(([name, reason]) => `${name} ${reason}`);
+    throw invalid(kind.resource, reasons.join('; '));
+  }
+}
