@@ -12,7 +12,7 @@ import {
   listEvents,
   type EventListArgs,
 } from '../src/services/event-queries';
-import { asSingleRead, isSingleRead } from '../src/services/linked-posts';
+import { asSingleRead, isSingleRead } from '../src/services/single-read';
 import { canSee } from '../src/services/visibility';
 
 /** `events`, `event`, `event_by_slug` and every `Event` field. Rows come from the services. */

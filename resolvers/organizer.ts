@@ -3,7 +3,7 @@ import type { AppContext } from '../src/context';
 import { organizerJsonLd } from '../src/lib/json-ld';
 import type { OrganizerRow } from '../src/repositories/rows';
 import type { LinkedListArgs } from '../src/services/linked-post-list';
-import { isSingleRead } from '../src/services/linked-posts';
+import { isSingleRead } from '../src/services/single-read';
 import {
   createOrganizer,
   deleteOrganizer,

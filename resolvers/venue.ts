@@ -5,7 +5,7 @@ import { globalId, publicUrl } from '../src/lib/urls';
 import type { PostRow, VenueRow } from '../src/repositories/rows';
 import { listEvents } from '../src/services/event-queries';
 import type { LinkedListArgs } from '../src/services/linked-post-list';
-import { isSingleRead } from '../src/services/linked-posts';
+import { isSingleRead } from '../src/services/single-read';
 import {
   createVenue,
   deleteVenue,

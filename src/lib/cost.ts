@@ -90,6 +90,12 @@ function parsePart(part: string): ParsedPart {
   return { amounts, symbol: null, position: null };
 }
 
+/** The currency symbol and position one cost component carries (`$15` → `$`, prefix), if any. */
+export function costSymbol(part: string): { symbol: string; position: Position } | null {
+  const { symbol, position } = parsePart(part);
+  return symbol && position ? { symbol, position } : null;
+}
+
 function withSymbol(amount: Amount, symbol: string, position: Position): string {
   // The reference prints a zero as "Free" wherever it formats a cost.
   if (amount.value === 0) return 'Free';

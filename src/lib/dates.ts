@@ -19,6 +19,28 @@ export function isValidZone(zone: string): boolean {
   return IANAZone.isValidZone(zone);
 }
 
+// `UTC+5`, `UTC-3:30`: the fixed offsets the reference accepts besides zone names.
+const FIXED_OFFSET = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+
+/**
+ * The stored spelling of a time zone, or null when it is none: an IANA name (`america/new_york`
+ * becomes `America/New_York`; aliases such as `US/Eastern` stay as given), `UTC`, or a
+ * `UTC±H[:MM]` offset up to ±14:00 (luxon reads that form as a fixed offset).
+ */
+export function canonicalZone(zone: string): string | null {
+  if (zone.toUpperCase() === 'UTC') return 'UTC';
+  const offset = FIXED_OFFSET.exec(zone);
+  if (offset) {
+    const [, sign, hours = '0', minutes = '00'] = offset;
+    const total = Number(hours) * 60 + Number(minutes);
+    if (Number(minutes) >= 60 || total > 14 * 60) return null;
+    return `UTC${sign}${Number(hours)}${minutes === '00' ? '' : `:${minutes}`}`;
+  }
+  if (!isValidZone(zone)) return null;
+  const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  return canonical.toLowerCase() === zone.toLowerCase() ? canonical : zone;
+}
+
 export function formatSql(dt: DateTime): string {
   return dt.toFormat(SQL_FORMAT);
 }
@@ -104,7 +126,10 @@ function parseNaturalLanguage(text: string, zone: string, now: Date): DateTime |
   const c = result.start;
   const offset = c.get('timezoneOffset');
   const explicitZone = c.isCertain('timezoneOffset') && offset !== null;
-  const relativeOffset = result.tags().has('result/relativeDate');
+  // "now" and "+5 days" are computed from the reference wall clock: the certain offset 0 chrono
+  // reports for them is the reference's, not one the text gave.
+  const tags = result.tags();
+  const relativeOffset = tags.has('result/relativeDate') || tags.has('casualReference/now');
   // Like PHP: "tomorrow", "next wednesday", "2018-01-01" mean midnight; "+5 weeks" keeps the time.
   const timeGiven = c.isCertain('hour') || relativeOffset;
   const parts = {

@@ -12,7 +12,7 @@ import type {
   TermRow,
   VenueRow,
 } from '../repositories/rows';
-import { findTermsByIds } from '../repositories/terms';
+import { findChildren, findTermsByIds } from '../repositories/terms';
 
 /** Per-request batching: whatever a page needs of one kind costs one query. */
 export interface Loaders {
@@ -25,6 +25,8 @@ export interface Loaders {
   eventOrganizers: DataLoader<number, OrganizerRow[]>;
   /** Categories and tags of an event, in link order. */
   eventTerms: DataLoader<number, TermRow[]>;
+  /** Direct child categories of a category, by name. */
+  termChildren: DataLoader<number, TermRow[]>;
 }
 
 /** Batch functions must answer in key order; this maps rows back onto the keys. */
@@ -51,14 +53,22 @@ function postLoader<T extends PostRow>(
 }
 
 export function createLoaders(db: Db): Loaders {
+  const term: Loaders['term'] = new DataLoader(async (ids) =>
+    byId(await findTermsByIds(db, ids), ids),
+  );
   return {
     event: postLoader<EventRow>(db, 'events'),
     venue: postLoader<VenueRow>(db, 'venues'),
     organizer: postLoader<OrganizerRow>(db, 'organizers'),
-    term: new DataLoader(async (ids) => byId(await findTermsByIds(db, ids), ids)),
+    term,
     image: new DataLoader(async (ids) => byId(await findImagesByIds(db, ids), ids)),
     eventOrganizers: new DataLoader(async (ids) => grouped(await linkedOrganizers(db, ids), ids)),
     eventTerms: new DataLoader(async (ids) => grouped(await linkedTerms(db, ids), ids)),
+    termChildren: new DataLoader(async (ids) => {
+      const rows = await findChildren(db, ids);
+      primeAll(term, rows);
+      return ids.map((id) => rows.filter((r) => r.parent_id === id));
+    }),
   };
 }
 

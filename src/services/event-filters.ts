@@ -1,10 +1,8 @@
 import type { AppContext } from '../context';
-import { InvalidParamError, type InvalidParams } from '../errors';
 import { formatSql, nowIn, parseDateInput } from '../lib/dates';
 import {
   findTermKeys,
   postTypes,
-  venuesInBox,
   type DateBound,
   type DateColumn,
   type DateOperator,
@@ -12,7 +10,9 @@ import {
 } from '../repositories/event-list';
 import type { Taxonomy } from '../repositories/rows';
 import type { EventListArgs } from './event-queries';
+import { geoPoint, nearVenueIds } from './event-geo';
 import { paging, type Paging } from './list';
+import { given, Problems } from './problems';
 import { listStatuses } from './visibility';
 
 /** Turns the `events` list arguments into a SQL-ready filter and the query its links echo. */
@@ -37,30 +37,6 @@ const DATE_PARAMS: [DateParam, DateColumn, DateOperator, 'start' | 'end'][] = [
   ['ends_after', 'end_date', '>', 'end'],
 ];
 export const RELATIVE: DateParam[] = ['starts_before', 'starts_after', 'ends_before', 'ends_after'];
-
-/** Runs every check and reports all bad parameters at once, like the reference's validator. */
-class Problems {
-  readonly params: InvalidParams = {};
-  check<T>(fn: () => T): T | undefined {
-    try {
-      return fn();
-    } catch (err) {
-      if (!(err instanceof InvalidParamError)) throw err;
-      Object.assign(this.params, err.params);
-      return undefined;
-    }
-  }
-  add(name: string, reason: string): void {
-    this.params[name] = reason;
-  }
-  throwIfAny(): void {
-    if (Object.keys(this.params).length) throw new InvalidParamError(this.params);
-  }
-}
-
-export function given<T>(value: T | null | undefined): value is T {
-  return value !== null && value !== undefined;
-}
 
 /**
  * An empty list filters nothing (`categories=` in a query string): treat it as absent, so it
@@ -177,57 +153,6 @@ async function checkReferences(
     const bad = list.filter((id) => types.get(id) !== type);
     if (bad.length) problems.add(param, `no ${type} with id ${bad.join(', ')}`);
   }
-}
-
-interface GeoPoint {
-  lat: number;
-  lng: number;
-  radiusKm: number;
-}
-
-/** A radius search needs both coordinates; the radius defaults to 25 km. */
-function geoPoint(args: EventListArgs, problems: Problems): GeoPoint | null {
-  const { geoloc_lat: lat, geoloc_lng: lng, geoloc_radius: radius } = args;
-  if (!given(lat) && !given(lng)) return null;
-  if (!given(lat)) problems.add('geoloc_lat', 'is required with geoloc_lng');
-  if (!given(lng)) problems.add('geoloc_lng', 'is required with geoloc_lat');
-  if (given(lat) && Math.abs(lat) > 90) problems.add('geoloc_lat', 'must be between -90 and 90');
-  if (given(lng) && Math.abs(lng) > 180) problems.add('geoloc_lng', 'must be between -180 and 180');
-  if (given(radius) && !(radius > 0)) problems.add('geoloc_radius', 'must be a positive number');
-  if (!given(lat) || !given(lng)) return null;
-  return { lat, lng, radiusKm: radius ?? 25 };
-}
-
-const EARTH_KM = 6371.0088;
-const KM_PER_DEGREE = (Math.PI * EARTH_KM) / 180;
-const rad = (deg: number): number => (deg * Math.PI) / 180;
-
-function haversineKm(aLat: number, aLng: number, bLat: number, bLng: number): number {
-  const h =
-    Math.sin(rad(bLat - aLat) / 2) ** 2 +
-    Math.cos(rad(aLat)) * Math.cos(rad(bLat)) * Math.sin(rad(bLng - aLng) / 2) ** 2;
-  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-/**
- * Venues within the radius: a bounding box the index can serve, then the exact great-circle
- * distance here, so the list's count and page filter on exactly the same venue ids.
- */
-async function nearVenueIds(ctx: AppContext, p: GeoPoint): Promise<number[]> {
-  // A hair of margin so rounding never drops a venue sitting on the circle.
-  const dLat = (p.radiusKm / KM_PER_DEGREE) * 1.0001;
-  const minLat = Math.max(-90, p.lat - dLat);
-  const maxLat = Math.min(90, p.lat + dLat);
-  const widest = Math.cos(rad(Math.max(Math.abs(minLat), Math.abs(maxLat))));
-  const dLng = widest > 1e-9 ? dLat / widest : 360;
-  const wraps = p.lng - dLng < -180 || p.lng + dLng > 180;
-  const box = wraps
-    ? { minLat, maxLat, minLng: null, maxLng: null }
-    : { minLat, maxLat, minLng: p.lng - dLng, maxLng: p.lng + dLng };
-  const candidates = await venuesInBox(ctx.db, box);
-  return candidates
-    .filter((v) => haversineKm(p.lat, p.lng, v.geo_lat, v.geo_lng) <= p.radiusKm)
-    .map((v) => v.id);
 }
 
 export async function resolveEventFilter(

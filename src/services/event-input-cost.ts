@@ -1,4 +1,5 @@
 import { invalid } from '../errors';
+import { costSymbol } from '../lib/cost';
 import type { EventRow } from '../repositories/rows';
 
 /** The `cost` field of event writes: what to store, and the currency it carries. */
@@ -6,20 +7,6 @@ import type { EventRow } from '../repositories/rows';
 type CostColumns = Pick<EventRow, 'cost' | 'currency_symbol' | 'currency_position'>;
 
 const COST_REASON = 'must be a string, a number, or a list of strings and numbers';
-// A currency marker is short and holds no digits or spaces (`$`, `€`, `kr.`), as src/lib/cost.ts
-// reads it when rendering, so the stored symbol agrees with the formatted cost.
-const SYMBOL = /^[^\d\s]{1,4}$/u;
-
-function symbolOf(text: string): Pick<CostColumns, 'currency_symbol' | 'currency_position'> | null {
-  const first = text.search(/\d/);
-  if (first < 0) return null;
-  const last = text.search(/\d\D*$/);
-  const before = text.slice(0, first).trim();
-  const after = text.slice(last + 1).trim();
-  if (SYMBOL.test(before)) return { currency_symbol: before, currency_position: 'prefix' };
-  if (SYMBOL.test(after)) return { currency_symbol: after, currency_position: 'postfix' };
-  return null;
-}
 
 /**
  * `cost`: stored as text (lists joined with ", "); the currency symbol and its position are
@@ -37,6 +24,11 @@ export function parseCost(value: unknown): CostColumns {
   const texts = parts.filter((t) => t !== '');
   const cost = texts.join(', ');
   if (Array.from(cost).length > 1000) throw invalid('cost', 'must be at most 1000 characters');
-  const symbol = texts.map(symbolOf).find((found) => found !== null);
-  return { cost, ...(symbol ?? { currency_symbol: '', currency_position: '' }) };
+  // The same reading of symbols as rendering (src/lib/cost.ts), so both agree.
+  const found = texts.map(costSymbol).find((s) => s !== null);
+  return {
+    cost,
+    currency_symbol: found?.symbol ?? '',
+    currency_position: found?.position ?? '',
+  };
 }

@@ -1,6 +1,6 @@
 import type { DateTime } from 'luxon';
 import { InvalidParamError, invalid, type InvalidParams } from '../errors';
-import { formatSql, fromSql, isValidZone, localToUtc, parseDateInput } from '../lib/dates';
+import { canonicalZone, formatSql, fromSql, localToUtc, parseDateInput } from '../lib/dates';
 import type { EventRow } from '../repositories/rows';
 import type { EventInput } from './event-input';
 import { has } from './post-fields';
@@ -61,28 +61,11 @@ export function eventDates(
   };
 }
 
-// `UTC+5`, `UTC-3:30`: the fixed offsets the reference accepts besides zone names.
-const FIXED_OFFSET = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/i;
-
-/**
- * null/"" means the site time zone; otherwise an IANA name (`america/new_york` is stored as
- * `America/New_York`), `UTC`, or a `UTC±H[:MM]` offset.
- */
+/** null/"" means the site time zone; otherwise a zone name or `UTC±H[:MM]` (see canonicalZone). */
 function checkZone(value: string | null | undefined, site: string): string {
   const zone = (value ?? '').trim();
   if (zone === '') return site;
-  if (zone.toUpperCase() === 'UTC') return 'UTC';
-  const offset = FIXED_OFFSET.exec(zone);
-  if (offset) {
-    const [, sign, hours = '0', minutes = '00'] = offset;
-    const total = Number(hours) * 60 + Number(minutes);
-    if (Number(minutes) < 60 && total <= 14 * 60)
-      return `UTC${sign}${Number(hours)}${minutes === '00' ? '' : `:${minutes}`}`;
-  } else if (isValidZone(zone)) {
-    // Only the spelling is canonicalised: aliases (`US/Eastern`, `EST`) stay as the client chose.
-    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions()
-      .timeZone;
-    return canonical.toLowerCase() === zone.toLowerCase() ? canonical : zone;
-  }
+  const canonical = canonicalZone(zone);
+  if (canonical) return canonical;
   throw invalid('timezone', 'must be a time zone such as "Europe/Paris", "UTC" or "UTC+2"');
 }

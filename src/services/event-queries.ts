@@ -5,20 +5,15 @@ import { primeAll } from '../loaders';
 import { countEvents, findEventPage } from '../repositories/event-list';
 import { findBySlug } from '../repositories/posts';
 import type { EventRow, PostStatus } from '../repositories/rows';
-import {
-  given,
-  RELATIVE,
-  resolveEventFilter,
-  withoutEmptyLists,
-  type DateParam,
-} from './event-filters';
-import { asSingleRead, isSingleRead } from './linked-posts';
+import { given } from './problems';
+import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './event-filters';
+import { asSingleRead, isSingleRead } from './single-read';
 import { envelope, type Envelope } from './list';
 import { assertReadable } from './visibility';
 
 /**
  * The events read side: the list, single reads, and who sees an event's protected details.
- * Single reads mark their row with the venues/organizers convention (`asSingleRead`), so only
+ * Single reads mark their row (`asSingleRead`), so only
  * they compute `json_ld` — the event's and its nested venue's and organizers'.
  */
 

@@ -18,6 +18,7 @@ import {
   uniqueSlug,
 } from './post-fields';
 import { writerOf } from './users';
+import { asSingleRead } from './single-read';
 import { assertReadable } from './visibility';
 
 /**
@@ -52,23 +53,6 @@ export interface LinkedKind<Row extends PostRow, Input extends LinkedInput> {
 
 /** A record identified by id (`venue(id:)`) or by slug (`venue_by_slug(slug:)`). */
 export type RecordKey = number | string;
-
-/*
- * `json_ld` is only computed on single reads (as the REST contract shows it only there). The
- * single-read service marks the row it returns with this symbol and the `json_ld` field resolver
- * checks for it; a single event read marks its nested venue and organizers the same way.
- * Symbols never reach JSON, and a row from a list or a write carries no mark.
- */
-const SINGLE_READ = Symbol('single read');
-
-/** Marks a row as the subject of a single read, so its `json_ld` is computed. */
-export function asSingleRead<T extends object>(row: T): T {
-  return { ...row, [SINGLE_READ]: true };
-}
-
-export function isSingleRead(row: object): boolean {
-  return SINGLE_READ in row;
-}
 
 async function findRecord<Row extends PostRow>(
   q: Queryable,

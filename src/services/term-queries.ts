@@ -1,13 +1,12 @@
-import DataLoader from 'dataloader';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { InvalidParamError, notFound, type InvalidParams } from '../errors';
 import { publicUrl, restUrl } from '../lib/urls';
-import { primeAll, type Loaders } from '../loaders';
+import { primeAll } from '../loaders';
 import { findById } from '../repositories/posts';
 import type { Taxonomy, TermRow } from '../repositories/rows';
 import { listTermRows, type TermFilter, type TermOrderColumn } from '../repositories/term-list';
-import { existingTermIds, findChildren, findTermOf } from '../repositories/terms';
+import { existingTermIds, findTermOf } from '../repositories/terms';
 import { envelope, paging, type Envelope } from './list';
 
 /** Reads of categories and tags: lists, singles and the derived fields of a term. */
@@ -163,23 +162,6 @@ export function termUrls(config: Config, row: TermRow): TermUrls {
   };
 }
 
-/**
- * Children loaders live beside the request's loaders (keyed on that object, so a write's
- * `refreshLoaders` drops them too): a page of categories asks for children in one query.
- */
-const childLoaders = new WeakMap<Loaders, DataLoader<number, TermRow[]>>();
-
 export async function childrenOf(ctx: AppContext, row: TermRow): Promise<TermRow[]> {
-  if (row.taxonomy !== 'category') return [];
-  let loader = childLoaders.get(ctx.loaders);
-  if (!loader) {
-    const termLoader = ctx.loaders.term;
-    loader = new DataLoader(async (ids: readonly number[]) => {
-      const rows = await findChildren(ctx.db, ids);
-      primeAll(termLoader, rows);
-      return ids.map((id) => rows.filter((r) => r.parent_id === id));
-    });
-    childLoaders.set(ctx.loaders, loader);
-  }
-  return loader.load(row.id);
+  return row.taxonomy === 'category' ? ctx.loaders.termChildren.load(row.id) : [];
 }
