@@ -5,7 +5,7 @@ import { parseCost } from './event-input-cost';
 import { eventDates } from './event-input-dates';
 import { findById } from '../repositories/posts';
 import type { Queryable } from '../repositories/queryable';
-import type { EventRow, PostStatus } from '../repositories/rows';
+import type { EventRow } from '../repositories/rows';
 import type { EventOrganizerInput } from './organizers';
 import {
   checkAuthor,
@@ -17,28 +17,20 @@ import {
   resolveImage,
   richText,
   uniqueSlug,
+  type PublishingInput,
 } from './post-fields';
 import type { EventVenueInput } from './venues';
 
 /** Field validation and normalisation of event writes: input fields → event columns. */
 
 /** GraphQL `EventInput`. Absent keys mean "unchanged" on update; null/"" clears. */
-export interface EventInput {
+export interface EventInput extends PublishingInput {
   title?: string | null;
-  description?: string | null;
-  excerpt?: string | null;
-  slug?: string | null;
-  author?: number | null;
-  date?: string | null;
-  date_utc?: string | null;
-  status?: PostStatus | null;
   timezone?: string | null;
   all_day?: boolean | null;
   start_date?: string | null;
   end_date?: string | null;
-  image?: string | null;
   cost?: unknown;
-  website?: string | null;
   show_map?: boolean | null;
   show_map_link?: boolean | null;
   hide_from_listings?: boolean | null;

@@ -4,7 +4,7 @@ import { inTrash, invalid, InvalidParamError, MissingParamError, notFound } from
 import { findLiveByName, type LinkedTable } from '../repositories/linked-post-list';
 import { deletePost, findById, findBySlug, insertPost, updatePost } from '../repositories/posts';
 import type { Queryable } from '../repositories/queryable';
-import type { PostRow, PostStatus } from '../repositories/rows';
+import type { PostRow } from '../repositories/rows';
 import {
   checkAuthor,
   checkWebsite,
@@ -16,6 +16,7 @@ import {
   resolveImage,
   richText,
   uniqueSlug,
+  type PublishingInput,
 } from './post-fields';
 import { writerOf } from './users';
 import { asSingleRead } from './single-read';
@@ -29,17 +30,8 @@ import { assertReadable } from './visibility';
 export type LinkedResource = 'venue' | 'organizer';
 
 /** Fields every venue/organizer write has; the name is keyed by the resource (`venue`, …). */
-export interface LinkedInput extends Partial<Record<LinkedResource, string | null>> {
-  description?: string | null;
-  excerpt?: string | null;
-  slug?: string | null;
-  author?: number | null;
-  date?: string | null;
-  date_utc?: string | null;
-  status?: PostStatus | null;
-  website?: string | null;
-  image?: string | null;
-}
+export interface LinkedInput
+  extends PublishingInput, Partial<Record<LinkedResource, string | null>> {}
 
 export interface LinkedKind<Row extends PostRow, Input extends LinkedInput> {
   resource: LinkedResource;

@@ -14,6 +14,19 @@ import { findUserById } from '../repositories/users';
 
 /** Rules for the publishing fields shared by events, venues and organizers. */
 
+/** Write fields every post type has. Absent keys mean "unchanged" on update; null/"" clears. */
+export interface PublishingInput {
+  description?: string | null;
+  excerpt?: string | null;
+  slug?: string | null;
+  author?: number | null;
+  date?: string | null;
+  date_utc?: string | null;
+  status?: PostStatus | null;
+  website?: string | null;
+  image?: string | null;
+}
+
 /** A required or optional plain-text name: trimmed, non-empty. */
 export function requireText(name: string, value: string | null | undefined): string {
   const text = (value ?? '').trim();
