@@ -12,6 +12,11 @@ async function main(): Promise<void> {
   const app = await createApp({ config, db });
   const server = createServer(app.yoga);
   server.keepAliveTimeout = 65_000;
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    const reason = err.code === 'EADDRINUSE' ? 'the address is already in use' : err.message;
+    console.error(`Cannot listen on ${config.host}:${config.port}: ${reason}.`);
+    void db.destroy().finally(() => process.exit(1));
+  });
   server.listen(config.port, config.host, () => {
     console.log(`Calendar service listening on http://${config.host}:${config.port}`);
     console.log(`  GraphQL: ${config.siteUrl}/graphql`);
