@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string;
   /** Connection pool ceiling for MySQL. */
   dbPoolMax: number;
+  /** Bearer token of the first administrator, used only when the users table is empty. */
+  adminToken?: string;
   /** Public site address used in `url` fields, without a trailing slash. */
   siteUrl: string;
   /** IANA time zone of the site: default event time zone and the default date window. */
@@ -24,6 +26,12 @@ export interface Config {
   currencySymbol: string;
   /** Where the default symbol goes: `prefix` or `postfix`. */
   currencyPosition: 'prefix' | 'postfix';
+  /** REST request bodies above this many bytes are refused with 413. */
+  maxBodyBytes: number;
+  /** Origins allowed by CORS (`*` = any); empty: no CORS headers. */
+  corsOrigins: string[];
+  /** Extra REST namespaces (e.g. `tribe/events/v1`) serving the same routes. */
+  namespaceAliases: string[];
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +73,47 @@ function checkUrl(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+function csv(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function checkOrigins(origins: string[]): string[] {
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
+      throw new ConfigError(
+        `CORS_ORIGINS must be a comma-separated list of origins such as "https://app.example" or "*", got "${origin}".`,
+      );
+    }
+  }
+  return origins;
+}
+
+function checkNamespaces(aliases: string[]): string[] {
+  for (const alias of aliases) {
+    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9._-]+)+$/.test(alias) || alias === 'calendar/events/v1') {
+      throw new ConfigError(
+        `NAMESPACE_ALIASES must be a comma-separated list of namespaces such as "tribe/events/v1", other than "calendar/events/v1", got "${alias}".`,
+      );
+    }
+  }
+  return aliases;
+}
+
+/** A secret: never echoed in the error. Same rule as `user:add --token`. */
+function checkAdminToken(env: Env): string | undefined {
+  const raw = env.ADMIN_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 20 || /\s/.test(raw)) {
+    throw new ConfigError(
+      `ADMIN_TOKEN must be at least 20 characters without spaces, got ${raw.length} character(s).`,
+    );
+  }
+  return raw;
+}
+
 /** Reads and validates configuration; throws `ConfigError` with one sentence naming the variable. */
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 4000, 0, 65535);
@@ -91,6 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: str(env, 'HOST', '0.0.0.0'),
     databaseUrl: checkDatabaseUrl(str(env, 'DATABASE_URL', 'sqlite:./data/calendar.sqlite')),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+    adminToken: checkAdminToken(env),
     siteUrl: checkUrl('SITE_URL', str(env, 'SITE_URL', `http://localhost:${port}`)),
     siteTimezone,
     apiRoot,
@@ -98,5 +148,8 @@ export function loadConfig(env: Env = process.env): Config {
     perPageMax,
     currencySymbol: str(env, 'CURRENCY_SYMBOL', '$'),
     currencyPosition,
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1, 1_073_741_824),
+    corsOrigins: checkOrigins(csv(env, 'CORS_ORIGINS')),
+    namespaceAliases: checkNamespaces(csv(env, 'NAMESPACE_ALIASES')),
   };
 }

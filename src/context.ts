@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ViewerUser, Viewer } from './auth/viewer';
+import type { Viewer } from './auth/viewer';
 import type { Config } from './config';
 import type { Db, Dialect } from './db/knex';
 import { createLoaders, type Loaders } from './loaders';
@@ -14,8 +14,6 @@ export interface AppContext {
   loaders: Loaders;
   now: () => Date;
   requestId: string;
-  /** Writes run as this user until credentials exist (see `writerOf`). */
-  builtinAdmin: ViewerUser | null;
 }
 
 export interface ContextDeps {
@@ -23,7 +21,6 @@ export interface ContextDeps {
   db: Db;
   dialect: Dialect;
   now: () => Date;
-  builtinAdmin: ViewerUser | null;
 }
 
 export function createContext(

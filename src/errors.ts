@@ -142,6 +142,15 @@ export function unauthenticated(): AppError {
   );
 }
 
+/** A credential was sent but is malformed, unknown, wrong or revoked: never anonymous. */
+export function badCredentials(): AppError {
+  return new AppError(
+    'UNAUTHENTICATED',
+    'rest_forbidden',
+    'The credentials sent are not valid: check the token or application password.',
+  );
+}
+
 export function forbidden(): AppError {
   return new AppError('FORBIDDEN', 'rest_forbidden', 'Sorry, you are not allowed to do that.');
 }

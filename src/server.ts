@@ -1,14 +1,20 @@
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { ANONYMOUS, type Viewer } from './auth/viewer';
+import { authenticate as authenticateWithCredentials } from './auth/authenticate';
+import type { Viewer } from './auth/viewer';
 import type { Config } from './config';
 import { createContext, type AppContext, type ContextDeps } from './context';
 import { dialectOf, type Db } from './db/knex';
 import { AppError } from './errors';
+import { corsOptions } from './rest/cors';
+import { useRest } from './rest/plugin';
 import { buildSchema } from './schema';
-import { ensureBuiltinAdmin } from './services/users';
+import { bootstrapAdmin, type BootstrapResult } from './services/users';
 
-/** Resolves the caller of a request (replaced by real credentials in the auth layer). */
+/**
+ * Resolves the caller of a request: anonymous without an `Authorization` header; a malformed,
+ * wrong or revoked credential throws UNAUTHENTICATED (401), never anonymous.
+ */
 export type Authenticate = (request: Request, ctx: ContextDeps) => Promise<Viewer>;
 
 export interface AppOptions {
@@ -22,24 +28,28 @@ export interface AppOptions {
 export interface App {
   yoga: YogaServerInstance<Record<string, unknown>, AppContext>;
   deps: ContextDeps;
+  /** What start-up did about the first administrator (main.ts prints a generated token once). */
+  bootstrap: BootstrapResult;
 }
 
 /** Builds the whole HTTP application without listening: tests call `app.yoga.fetch`. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { config, db } = options;
-  const authenticate = options.authenticate ?? (async () => ANONYMOUS);
+  const authenticate = options.authenticate ?? authenticateWithCredentials;
   const deps: ContextDeps = {
     config,
     db,
     dialect: dialectOf(config.databaseUrl),
     now: options.now ?? (() => new Date()),
-    builtinAdmin: null,
   };
-  deps.builtinAdmin = await ensureBuiltinAdmin(db, deps.now());
+  const bootstrap = await bootstrapAdmin(db, deps.now(), config.adminToken);
   const yoga = createYoga<Record<string, unknown>, AppContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // The REST contract under {api_root}/calendar/events/v1, executed through this pipeline.
+    plugins: [useRest(config)],
+    cors: corsOptions(config),
     context: async ({ request }) =>
       createContext(
         deps,
@@ -63,5 +73,5 @@ export async function createApp(options: AppOptions): Promise<App> {
       },
     },
   });
-  return { yoga, deps };
+  return { yoga, deps, bootstrap };
 }

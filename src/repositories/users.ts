@@ -18,3 +18,12 @@ export async function insertUser(q: Queryable, user: Omit<UserRow, 'id'>): Promi
   const [id] = await q('users').insert(user);
   return Number(id);
 }
+
+export async function listUsers(q: Queryable): Promise<UserRow[]> {
+  const rows = await q('users').orderBy('id');
+  return rows.map((r: UserRow) => ({ ...r, id: Number(r.id) }));
+}
+
+export async function findFirstAdministrator(q: Queryable): Promise<UserRow | undefined> {
+  return q('users').where({ role: 'administrator' }).orderBy('id').first();
+}

@@ -1,4 +1,3 @@
-import type { ViewerUser } from '../auth/viewer';
 import type { AppContext } from '../context';
 import { InvalidParamError, MissingParamError, invalid, type InvalidParams } from '../errors';
 import { parseCost } from './event-input-cost';
@@ -72,21 +71,21 @@ class Problems {
  * Validates the scalar fields of `input` and returns the columns to write. `current` is the
  * stored event on update, null on create (then every column gets a value, defaults included).
  * Links (venue, organizers, terms) are resolved by the caller. Nothing is written here except
- * an image row for a new image URL, inside the caller's transaction.
+ * an image row for a new image URL, inside the caller's transaction. Runs before the permission
+ * checks (bad input is a 400 even for callers who may not write), so the caller may be anonymous.
  */
 export async function eventChanges(
   ctx: AppContext,
   q: Queryable,
   input: EventInput,
   current: EventRow | null,
-  writer: ViewerUser,
 ): Promise<EventChanges> {
   // Missing required fields are reported before any invalid value, as the reference does.
   if (!current) {
     const missing = REQUIRED.filter((name) => input[name] === undefined || input[name] === null);
     if (missing.length) throw new MissingParamError(missing);
   }
-  const out: EventChanges = current ? {} : createDefaults(writer);
+  const out: EventChanges = current ? {} : createDefaults(ctx.viewer.user?.id ?? 0);
   const p = new Problems();
   const site = ctx.config.siteTimezone;
 
@@ -96,7 +95,7 @@ export async function eventChanges(
   if (has(input, 'author'))
     await p.run(async () => (out.author_id = await checkAuthor(q, input.author ?? NaN)));
   if (!current || has(input, 'status'))
-    await p.run(() => (out.status = effectiveStatus(writer, input.status)));
+    await p.run(() => (out.status = effectiveStatus(ctx.viewer, input.status)));
   for (const flag of FLAGS) if (has(input, flag)) out[flag] = input[flag] === true;
   if (has(input, 'website'))
     await p.run(
@@ -127,11 +126,11 @@ export async function eventChanges(
   return out;
 }
 
-function createDefaults(writer: ViewerUser): EventChanges {
+function createDefaults(authorId: number): EventChanges {
   return {
     description: '',
     excerpt: '',
-    author_id: writer.id,
+    author_id: authorId,
     password: '',
     image_id: null,
     cost: '',

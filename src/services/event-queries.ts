@@ -1,4 +1,5 @@
-import { seesUnpublished, type Viewer } from '../auth/viewer';
+import { canEditRecord } from '../auth/permissions';
+import { seesUnpublished } from '../auth/viewer';
 import type { AppContext } from '../context';
 import { notFound, passwordProtected } from '../errors';
 import { primeAll } from '../loaders';
@@ -101,28 +102,17 @@ function echo(
   return q;
 }
 
-/** Editors and admins edit every event; authors their own; contributors their own unpublished. */
-export function canEditEvent(viewer: Viewer, row: Pick<EventRow, 'author_id' | 'status'>): boolean {
-  const user = viewer.user;
-  if (!user) return false;
-  if (viewer.can.editOthers) return true;
-  if (row.author_id !== user.id) return false;
-  return row.status === 'publish' || row.status === 'future' || row.status === 'private'
-    ? viewer.can.editOwnPublished
-    : viewer.can.createPosts;
-}
-
 /**
  * Protected details are hidden (CONTRACT §6) unless the caller may edit the event or this is a
  * single read that already checked the password.
  */
 export function isRedacted(ctx: AppContext, row: EventRow): boolean {
-  return row.password !== '' && !isSingleRead(row) && !canEditEvent(ctx.viewer, row);
+  return row.password !== '' && !isSingleRead(row) && !canEditRecord(ctx.viewer, row);
 }
 
 function readable(ctx: AppContext, row: EventRow, password: string | null | undefined): EventRow {
   assertReadable(ctx, 'event', row);
-  if (row.password !== '' && password !== row.password && !canEditEvent(ctx.viewer, row)) {
+  if (row.password !== '' && password !== row.password && !canEditRecord(ctx.viewer, row)) {
     throw passwordProtected('event');
   }
   return asSingleRead(row);

@@ -1,7 +1,11 @@
-import { CAPABILITIES } from '../auth/roles';
-import type { ViewerUser } from '../auth/viewer';
+import {
+  assertCanAttribute,
+  assertCanCreate,
+  assertCanDelete,
+  assertCanEdit,
+} from '../auth/permissions';
 import { refreshLoaders, type AppContext } from '../context';
-import { forbidden, inTrash, notFound } from '../errors';
+import { inTrash, notFound } from '../errors';
 import { linkedTerms, setOrganizerLinks, setTermLinks } from '../repositories/links';
 import { deletePost, findById, findBySlug, insertPost, updatePost } from '../repositories/posts';
 import type { Queryable } from '../repositories/queryable';
@@ -10,22 +14,23 @@ import { eventChanges, type EventInput } from './event-input';
 import { organizerForEvent, type EventOrganizerInput } from './organizers';
 import { has, modifiedNow } from './post-fields';
 import { refreshTermCounts, termsForEvent } from './terms';
-import { writerOf } from './users';
 import { venueForEvent, type EventVenueInput } from './venues';
 
 /**
  * Event writes (CONTRACT §4). Each runs in one transaction that validates everything before or
  * while writing, so a rejected write changes nothing; the fresh row is read after the commit.
+ * Order of checks: unknown event (404), invalid input (400), then who may
+ * write (401 anonymous, 403 not allowed — `auth/permissions`), then the trash (410).
  */
 
 /** How a write finds its event: by id or by slug (the slug routes). */
 export type EventKey = { id: number } | { slug: string };
 
 export async function createEvent(ctx: AppContext, input: EventInput): Promise<EventRow> {
-  const writer = writerOf(ctx);
   const id = await ctx.db.transaction(async (trx) => {
-    const values = await eventChanges(ctx, trx, input, null, writer);
-    assertCanCreate(writer);
+    const values = await eventChanges(ctx, trx, input, null);
+    assertCanCreate(ctx);
+    assertCanAttribute(ctx, values.author_id);
     if (has(input, 'venue')) values.venue_id = await venueId(ctx, trx, input.venue);
     const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
     const eventId = await insertPost(trx, 'events', { ...values, ...stamps });
@@ -41,11 +46,11 @@ export async function updateEvent(
   key: EventKey,
   input: EventInput,
 ): Promise<EventRow> {
-  const writer = writerOf(ctx);
   const id = await ctx.db.transaction(async (trx) => {
     const current = await lookup(trx, key);
-    const changes = await eventChanges(ctx, trx, input, current, writer);
-    assertCanEdit(writer, current);
+    const changes = await eventChanges(ctx, trx, input, current);
+    assertCanEdit(ctx, current);
+    assertCanAttribute(ctx, changes.author_id);
     if (has(input, 'venue')) changes.venue_id = await venueId(ctx, trx, input.venue);
     const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
     await updatePost(trx, 'events', current.id, { ...changes, ...stamps });
@@ -65,10 +70,9 @@ export async function deleteEvent(
   key: EventKey,
   force: boolean,
 ): Promise<EventRow> {
-  const writer = writerOf(ctx);
   const before = await ctx.db.transaction(async (trx) => {
     const current = await lookup(trx, key);
-    assertCanEdit(writer, current);
+    assertCanDelete(ctx, current);
     if (current.status === 'trash' && !force) throw inTrash('event');
     const termIds = await termIdsOf(trx, current.id);
     if (force) await deletePost(trx, 'events', current.id);
@@ -152,21 +156,4 @@ async function writeLinks(
 
 async function termIdsOf(q: Queryable, eventId: number): Promise<number[]> {
   return (await linkedTerms(q, [eventId])).map((t) => t.id);
-}
-
-/**
- * Who may write (CONTRACT §6), checked after input validation because bad input is a 400 even
- * for callers who may not write. Contributors edit only their own unpublished events; authors
- * their own events; editors and administrators any event.
- */
-function assertCanCreate(writer: ViewerUser): void {
-  if (!CAPABILITIES[writer.role].createPosts) throw forbidden();
-}
-
-function assertCanEdit(writer: ViewerUser, event: EventRow): void {
-  const can = CAPABILITIES[writer.role];
-  if (can.editOthers) return;
-  const own = event.author_id === writer.id;
-  const published = !['draft', 'pending', 'trash'].includes(event.status);
-  if (!can.createPosts || !own || (published && !can.editOwnPublished)) throw forbidden();
 }

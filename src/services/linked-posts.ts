@@ -1,4 +1,10 @@
 import type DataLoader from 'dataloader';
+import {
+  assertCanAttribute,
+  assertCanCreate,
+  assertCanDelete,
+  assertCanEdit,
+} from '../auth/permissions';
 import { refreshLoaders, type AppContext } from '../context';
 import { inTrash, invalid, InvalidParamError, MissingParamError, notFound } from '../errors';
 import { findLiveByName, type LinkedTable } from '../repositories/linked-post-list';
@@ -18,7 +24,6 @@ import {
   uniqueSlug,
   type PublishingInput,
 } from './post-fields';
-import { writerOf } from './users';
 import { asSingleRead } from './single-read';
 import { assertReadable } from './visibility';
 
@@ -81,23 +86,25 @@ async function write<T>(ctx: AppContext, fn: (q: Queryable) => Promise<T>): Prom
   return result;
 }
 
-/** Shared publishing columns present in `input`; on create, defaults for the absent ones. */
+/**
+ * Shared publishing columns present in `input`; on create, defaults for the absent ones. Runs
+ * before the permission checks (bad input is a 400 for anyone), so the caller may be anonymous.
+ */
 async function commonColumns(
   ctx: AppContext,
   q: Queryable,
   input: LinkedInput,
   creating: boolean,
 ): Promise<Record<string, unknown>> {
-  const writer = writerOf(ctx);
   const zone = ctx.config.siteTimezone;
   const cols: Record<string, unknown> = modifiedNow(zone, ctx.now());
   // description/excerpt are NOT NULL without a default (TEXT columns cannot have one in MySQL).
   if (creating || has(input, 'description')) cols.description = richText(input.description);
   if (creating || has(input, 'excerpt')) cols.excerpt = richText(input.excerpt);
   // Fields that cannot be cleared treat null as absent.
-  if (creating || input.status != null) cols.status = effectiveStatus(writer, input.status);
+  if (creating || input.status != null) cols.status = effectiveStatus(ctx.viewer, input.status);
   if (input.author != null) cols.author_id = await checkAuthor(q, input.author);
-  else if (creating) cols.author_id = writer.id;
+  else if (creating) cols.author_id = ctx.viewer.user?.id ?? 0;
   if (creating || input.date != null || input.date_utc != null) {
     Object.assign(cols, publishDates(input.date, input.date_utc, zone, zone, ctx.now()));
   }
@@ -115,16 +122,19 @@ async function reload<Row extends PostRow>(q: Queryable, table: LinkedTable, id:
  * Creates a record inside `q`, or returns the live record with the same name (case-insensitive)
  * and, when one is given, the same description, unchanged. Every field is validated first, so
  * bad input is rejected even when a duplicate exists. The one path of `create_*` and of records
- * created inline by event writes.
+ * created inline by event writes (those are covered by the event's own permission check, like
+ * the reference); `authorize` runs between validation and any write.
  */
 export async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
   ctx: AppContext,
   q: Queryable,
   kind: LinkedKind<Row, Input>,
   input: Input,
+  authorize: (cols: Record<string, unknown>) => void = () => {},
 ): Promise<Row> {
   const title = requireText(kind.resource, input[kind.resource]);
   const cols = { ...(await commonColumns(ctx, q, input, true)), ...kind.ownColumns(input) };
+  authorize(cols);
   const description = input.description ? String(cols.description) : null;
   const existing = await findLiveByName<Row>(q, kind.table, title, description);
   if (existing) return existing;
@@ -143,7 +153,12 @@ export async function createLinked<Row extends PostRow, Input extends LinkedInpu
   if (input[kind.resource] === undefined || input[kind.resource] === null) {
     throw new MissingParamError([kind.resource]);
   }
-  return write(ctx, (q) => createOrReuse(ctx, q, kind, input));
+  return write(ctx, (q) =>
+    createOrReuse(ctx, q, kind, input, (cols) => {
+      assertCanCreate(ctx);
+      assertCanAttribute(ctx, cols.author_id as number);
+    }),
+  );
 }
 
 /** Partial update: only fields present change; renaming to another record's name is fine. */
@@ -162,6 +177,8 @@ export async function updateLinked<Row extends PostRow, Input extends LinkedInpu
       cols.slug = await uniqueSlug(q, kind.table, input.slug, title, row.id);
     }
     if (has(input, 'image')) cols.image_id = await resolveImage(ctx, q, 'image', input.image);
+    assertCanEdit(ctx, row);
+    assertCanAttribute(ctx, cols.author_id as number | undefined);
     await updatePost(q, kind.table, row.id, cols);
     return reload<Row>(q, kind.table, row.id);
   });
@@ -180,6 +197,7 @@ export async function deleteLinked<Row extends PostRow>(
 ): Promise<Row> {
   return write(ctx, async (q) => {
     const row = await findRecord(q, kind, key);
+    assertCanDelete(ctx, row);
     if (force) {
       await deletePost(q, kind.table, row.id);
       return row;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import { CAPABILITIES } from '../auth/roles';
-import type { ViewerUser } from '../auth/viewer';
+import { canPublish } from '../auth/permissions';
+import type { Viewer } from '../auth/viewer';
 import type { AppContext } from '../context';
 import { invalid } from '../errors';
 import { formatSql, parseDateInput } from '../lib/dates';
@@ -53,16 +53,19 @@ export async function uniqueSlug(
   return firstFreeSlug(base, await slugsLike(q, table, base, exceptId));
 }
 
-/** Status scale-back: callers who cannot publish get `pending` for publish/future. */
+/**
+ * Status scale-back: callers who cannot publish (contributors) get `pending` for publish/future,
+ * and `draft` when they send no status.
+ */
 export function effectiveStatus(
-  writer: ViewerUser,
+  viewer: Viewer,
   requested: PostStatus | null | undefined,
 ): PostStatus {
-  const canPublish = CAPABILITIES[writer.role].publish;
+  const publisher = canPublish(viewer);
   if (requested === 'trash')
     throw invalid('status', 'cannot be set to trash; delete the record instead');
-  if (!requested) return canPublish ? 'publish' : 'draft';
-  if (!canPublish && (requested === 'publish' || requested === 'future')) return 'pending';
+  if (!requested) return publisher ? 'publish' : 'draft';
+  if (!publisher && (requested === 'publish' || requested === 'future')) return 'pending';
   return requested;
 }
 

@@ -1,6 +1,6 @@
-import { CAPABILITIES } from '../auth/roles';
+import { assertCanManageTerms } from '../auth/permissions';
 import { refreshLoaders, type AppContext } from '../context';
-import { forbidden, invalid, MissingParamError, notFound } from '../errors';
+import { invalid, MissingParamError, notFound } from '../errors';
 import { sanitizeRichText } from '../lib/html';
 import type { Queryable } from '../repositories/queryable';
 import type { Taxonomy, TermRow } from '../repositories/rows';
@@ -15,7 +15,6 @@ import {
 } from '../repositories/terms';
 import { has } from './post-fields';
 import { uniqueTermSlug } from './terms';
-import { writerOf } from './users';
 
 /**
  * Create, update and delete of categories and tags. Parameter checks come first (bad input is a
@@ -47,8 +46,9 @@ function checkSlug(value: string | null | undefined): string | null {
   return value;
 }
 
+/** Term writes need editor or above: 401 anonymous, 403 other roles. */
 function authorize(ctx: AppContext): void {
-  if (!CAPABILITIES[writerOf(ctx).role].manageTerms) throw forbidden();
+  assertCanManageTerms(ctx);
 }
 
 /**

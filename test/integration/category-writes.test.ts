@@ -1,5 +1,4 @@
-import type { Role } from '../../src/auth/roles';
-import { describeEachDb } from '../support/harness';
+import { describeEachDb, type Caller } from '../support/harness';
 import { addTerm, CATEGORY_FIELDS, eventWith } from '../support/term-fixtures';
 
 const NS = 'http://calendar.test/wp-json/calendar/events/v1';
@@ -10,14 +9,18 @@ const UPDATE = `mutation ($id: Int!, $input: CategoryInput!) {
 const DELETE = `mutation ($id: Int!) { delete_category(id: $id) { ${CATEGORY_FIELDS} } }`;
 
 describeEachDb('category writes', (env) => {
-  const create = (input: Record<string, unknown>, as?: Role) =>
+  const create = (input: Record<string, unknown>, as: Caller = 'administrator') =>
     env.ok(CREATE, { input }, { as }).then((d) => d.create_category);
-  const update = (id: number, input: Record<string, unknown>, as?: Role) =>
+  const update = (id: number, input: Record<string, unknown>, as: Caller = 'administrator') =>
     env.ok(UPDATE, { id, input }, { as }).then((d) => d.update_category);
 
   /** Runs a write that must fail, proves it changed nothing, and returns its error extensions. */
-  const rejected = async (query: string, vars: Record<string, unknown>, as?: Role) => {
-    if (as) await env.userId(as);
+  const rejected = async (
+    query: string,
+    vars: Record<string, unknown>,
+    as: Caller = 'administrator',
+  ) => {
+    await env.authHeaders(as);
     const before = await env.snapshot();
     const result = await env.gql(query, vars, { as });
     expect(result.errors).toHaveLength(1);
@@ -175,7 +178,7 @@ describeEachDb('category writes', (env) => {
     const child = await create({ name: 'Orphan', parent: doomed.id });
     const event = await eventWith(env.db, [doomed.id]);
     await eventWith(env.db, [doomed.id]);
-    const gone = (await env.ok(DELETE, { id: doomed.id })).delete_category;
+    const gone = (await env.ok(DELETE, { id: doomed.id }, { as: 'administrator' })).delete_category;
     expect(gone).toMatchObject({
       id: doomed.id,
       name: 'Doomed',

@@ -19,7 +19,11 @@ describeEachDb('delete_event', (env) => {
   });
 
   async function remove(id: number, force?: boolean): Promise<EventOut> {
-    const data = await env.ok<{ delete_event: EventOut }>(DELETE, { id, force });
+    const data = await env.ok<{ delete_event: EventOut }>(
+      DELETE,
+      { id, force },
+      { as: 'administrator' },
+    );
     return data.delete_event;
   }
 
@@ -76,9 +80,9 @@ describeEachDb('delete_event', (env) => {
 
   it('deletes by slug', async () => {
     const { id, slug } = await createEvent(env, minimal());
-    const data = await env.ok(DELETE_BY_SLUG, { slug });
+    const data = await env.ok(DELETE_BY_SLUG, { slug }, { as: 'administrator' });
     expect(data.delete_event_by_slug).toMatchObject({ id, status: 'trash' });
-    await env.ok(DELETE_BY_SLUG, { slug, force: true });
+    await env.ok(DELETE_BY_SLUG, { slug, force: true }, { as: 'administrator' });
     expect(await eventRow(env, id)).toBeUndefined();
   });
 

@@ -158,9 +158,9 @@ describeEachDb('event writes: venue, organizers, terms', (env) => {
     await updateEvent(env, second.id, { categories: [String(other)] });
     expect([await countOf(env, cat), await countOf(env, other)]).toEqual([1, 1]);
 
-    await env.ok(DELETE, { id: published.id });
+    await env.ok(DELETE, { id: published.id }, { as: 'administrator' });
     expect([await countOf(env, cat), await countOf(env, tag)]).toEqual([0, 1]);
-    await env.ok(DELETE, { id: second.id, force: true });
+    await env.ok(DELETE, { id: second.id, force: true }, { as: 'administrator' });
     expect([await countOf(env, other), await countOf(env, tag)]).toEqual([0, 0]);
   });
 });
@@ -188,6 +188,7 @@ describeEachDb('event writes: the answer renders through the Event type', (env) 
           tags: ['Rendered tag'],
         }),
       },
+      { as: 'administrator' },
     );
     const admin = await env.db('users').where({ login: 'admin' }).first();
     expect(data.create_event).toMatchObject({

@@ -1,9 +1,8 @@
-import type { Role } from '../../src/auth/roles';
 import { normalizeRow } from '../../src/repositories/queryable';
 import type { EventRow } from '../../src/repositories/rows';
-import type { GqlResult, TestEnv } from '../support/harness';
+import type { Caller, GqlResult, TestEnv } from '../support/harness';
 
-/** Helpers shared by the event-write suites. */
+/** Helpers shared by the event-write suites. Writes run as the administrator unless `as` says otherwise. */
 
 /**
  * Event fields that render straight from the row, so these suites do not depend on the Event
@@ -51,9 +50,9 @@ export function minimal(extra: Record<string, unknown> = {}): Record<string, unk
 export async function createEvent(
   env: TestEnv,
   input: Record<string, unknown>,
-  as?: Role,
+  as: Caller = 'administrator',
 ): Promise<EventOut> {
-  const data = await env.ok<{ create_event: EventOut }>(CREATE, { input }, as ? { as } : {});
+  const data = await env.ok<{ create_event: EventOut }>(CREATE, { input }, { as });
   return data.create_event;
 }
 
@@ -61,9 +60,9 @@ export async function updateEvent(
   env: TestEnv,
   id: number,
   input: Record<string, unknown>,
-  as?: Role,
+  as: Caller = 'administrator',
 ): Promise<EventOut> {
-  const data = await env.ok<{ update_event: EventOut }>(UPDATE, { id, input }, as ? { as } : {});
+  const data = await env.ok<{ update_event: EventOut }>(UPDATE, { id, input }, { as });
   return data.update_event;
 }
 
@@ -98,11 +97,11 @@ export async function rejected(
   env: TestEnv,
   query: string,
   variables: Record<string, unknown>,
-  as?: Role,
+  as: Caller = 'administrator',
 ): Promise<Record<string, any>> {
-  if (as) await env.userId(as); // create the role's user before the "before" snapshot
+  await env.authHeaders(as); // create the role's user before the "before" snapshot
   const before = await env.snapshot();
-  const result = await env.gql(query, variables, as ? { as } : {});
+  const result = await env.gql(query, variables, { as });
   const error = errorOf(result);
   expect(await env.snapshot()).toEqual(before);
   return error.extensions ?? {};
@@ -114,7 +113,7 @@ export async function rejectedParams(
   query: string,
   variables: Record<string, unknown>,
   params: string[],
-  as?: Role,
+  as: Caller = 'administrator',
 ): Promise<Record<string, string>> {
   const ext = await rejected(env, query, variables, as);
   expect(ext).toMatchObject({ code: 'BAD_USER_INPUT', rest_code: 'rest_invalid_param' });

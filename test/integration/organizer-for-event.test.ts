@@ -1,15 +1,16 @@
-import { ANONYMOUS } from '../../src/auth/viewer';
-import { createContext } from '../../src/context';
 import { InvalidParamError } from '../../src/errors';
 import { organizerForEvent, type EventOrganizerInput } from '../../src/services/organizers';
 import { describeEachDb } from '../support/harness';
 
-/** `organizerForEvent` is called by event writes inside their transaction; tested directly here. */
+/**
+ * `organizerForEvent` is called by event writes inside their transaction (after the event's
+ * permission check, as an administrator here); tested directly.
+ */
 describeEachDb('organizers given inside event writes', (env) => {
-  const link = (input: EventOrganizerInput) =>
-    env.db.transaction((trx) =>
-      organizerForEvent(createContext(env.app.deps, ANONYMOUS), trx, input),
-    );
+  const link = async (input: EventOrganizerInput) => {
+    const ctx = await env.context('administrator');
+    return env.db.transaction((trx) => organizerForEvent(ctx, trx, input));
+  };
   const paramsOf = async (input: EventOrganizerInput) => {
     const error = await link(input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidParamError);
@@ -30,7 +31,7 @@ describeEachDb('organizers given inside event writes', (env) => {
   it('links an existing organizer by id, never a trashed or unknown one', async () => {
     const id = await link({ organizer: 'Linked Org' });
     expect(await link({ id })).toBe(id);
-    await env.ok(`mutation { delete_organizer(id: ${id}) { id } }`);
+    await env.ok(`mutation { delete_organizer(id: ${id}) { id } }`, {}, { as: 'administrator' });
     expect(await paramsOf({ id })).toEqual({ organizer: expect.stringContaining(String(id)) });
     expect(await paramsOf({ id: 987654 })).toEqual({ organizer: expect.any(String) });
   });
@@ -43,7 +44,7 @@ describeEachDb('organizers given inside event writes', (env) => {
   });
 
   it("writes inside the caller's transaction", async () => {
-    const ctx = createContext(env.app.deps, ANONYMOUS);
+    const ctx = await env.context('administrator');
     const aborted = env.db.transaction(async (trx) => {
       await organizerForEvent(ctx, trx, { organizer: 'Rolled Back Org' });
       throw new Error('event write failed');

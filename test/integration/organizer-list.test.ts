@@ -26,12 +26,17 @@ describeEachDb('organizer lists', (env) => {
       const data = await env.ok(
         `mutation($input: OrganizerInput!) { create_organizer(input: $input) { id } }`,
         { input: { organizer, ...fields } },
+        { as: 'administrator' },
       );
       ids[organizer] = data.create_organizer.id;
     }
-    await env.ok(`mutation($id: Int!) { delete_organizer(id: $id) { id } }`, {
-      id: ids['Trash Org'],
-    });
+    await env.ok(
+      `mutation($id: Int!) { delete_organizer(id: $id) { id } }`,
+      {
+        id: ids['Trash Org'],
+      },
+      { as: 'administrator' },
+    );
     events.future = await insertEvent(env, { organizerIds: [ids['two org']!, ids['One Org']!] });
     events.past = await insertEvent(env, {
       organizerIds: [ids['Three Org']!],

@@ -1,5 +1,4 @@
-import type { Role } from '../../src/auth/roles';
-import { describeEachDb } from '../support/harness';
+import { describeEachDb, type Caller } from '../support/harness';
 import { addTerm, eventWith, TAG_FIELDS } from '../support/term-fixtures';
 
 const NS = 'http://calendar.test/wp-json/calendar/events/v1';
@@ -10,11 +9,15 @@ const UPDATE = `mutation ($id: Int!, $input: TagInput!) {
 const DELETE = `mutation ($id: Int!) { delete_tag(id: $id) { ${TAG_FIELDS} } }`;
 
 describeEachDb('tag writes', (env) => {
-  const create = (input: Record<string, unknown>, as?: Role) =>
+  const create = (input: Record<string, unknown>, as: Caller = 'administrator') =>
     env.ok(CREATE, { input }, { as }).then((d) => d.create_tag);
 
-  const rejected = async (query: string, vars: Record<string, unknown>, as?: Role) => {
-    if (as) await env.userId(as);
+  const rejected = async (
+    query: string,
+    vars: Record<string, unknown>,
+    as: Caller = 'administrator',
+  ) => {
+    await env.authHeaders(as);
     const before = await env.snapshot();
     const result = await env.gql(query, vars, { as });
     expect(result.errors).toHaveLength(1);
@@ -65,7 +68,11 @@ describeEachDb('tag writes', (env) => {
 
   it('updates partially and 404s for unknown ids or categories', async () => {
     const made = await create({ name: 'Folk', description: 'Songs' });
-    const renamed = await env.ok(UPDATE, { id: made.id, input: { name: 'Folk music' } });
+    const renamed = await env.ok(
+      UPDATE,
+      { id: made.id, input: { name: 'Folk music' } },
+      { as: 'administrator' },
+    );
     expect(renamed.update_tag).toMatchObject({
       name: 'Folk music',
       slug: 'folk',
@@ -86,7 +93,7 @@ describeEachDb('tag writes', (env) => {
     await eventWith(env.db, [made.id], 'draft');
     const forbidden = await rejected(DELETE, { id: made.id }, 'contributor');
     expect(forbidden.code).toBe('FORBIDDEN');
-    const gone = (await env.ok(DELETE, { id: made.id })).delete_tag;
+    const gone = (await env.ok(DELETE, { id: made.id }, { as: 'administrator' })).delete_tag;
     expect(gone).toMatchObject({ id: made.id, name: 'Ephemeral', count: 1, urls: { up: null } });
     const read = await env.gql(`{ tag(id: ${made.id}) { id } }`);
     expect(read.errors?.[0]?.extensions).toMatchObject({ rest_code: 'rest-tag-not-found' });

@@ -1,5 +1,4 @@
-import { ANONYMOUS } from '../../src/auth/viewer';
-import { createContext, type AppContext } from '../../src/context';
+import type { AppContext } from '../../src/context';
 import { InvalidParamError } from '../../src/errors';
 import { refreshTermCounts, termsForEvent } from '../../src/services/terms';
 import { describeEachDb } from '../support/harness';
@@ -11,7 +10,7 @@ describeEachDb('termsForEvent and refreshTermCounts', (env) => {
   const t: Record<'live' | 'jazz' | 'other' | 'tag', number> = {} as never;
 
   beforeAll(async () => {
-    ctx = createContext(env.app.deps, ANONYMOUS);
+    ctx = await env.context('administrator');
     t.live = await addTerm(env.db, 'category', { name: 'Live music', slug: 'live' });
     t.jazz = await addTerm(env.db, 'category', { name: 'Jazz nights', slug: 'jazz' });
     t.other = await addTerm(env.db, 'category', { name: 'Other', slug: 'new-one' });

@@ -1,13 +1,16 @@
-import { ANONYMOUS } from '../../src/auth/viewer';
-import { createContext } from '../../src/context';
 import { InvalidParamError } from '../../src/errors';
 import { venueForEvent, type EventVenueInput } from '../../src/services/venues';
 import { describeEachDb } from '../support/harness';
 
-/** `venueForEvent` is called by event writes inside their transaction; tested directly here. */
+/**
+ * `venueForEvent` is called by event writes inside their transaction (after the event's
+ * permission check, as an administrator here); tested directly.
+ */
 describeEachDb('venues given inside event writes', (env) => {
-  const link = (input: EventVenueInput) =>
-    env.db.transaction((trx) => venueForEvent(createContext(env.app.deps, ANONYMOUS), trx, input));
+  const link = async (input: EventVenueInput) => {
+    const ctx = await env.context('administrator');
+    return env.db.transaction((trx) => venueForEvent(ctx, trx, input));
+  };
   const paramsOf = async (input: EventVenueInput) => {
     const error = await link(input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidParamError);
@@ -26,7 +29,7 @@ describeEachDb('venues given inside event writes', (env) => {
   it('links an existing venue by id, never a trashed or unknown one', async () => {
     const id = await link({ venue: 'Linked Hall' });
     expect(await link({ id, venue: 'ignored' })).toBe(id);
-    await env.ok(`mutation { delete_venue(id: ${id}) { id } }`);
+    await env.ok(`mutation { delete_venue(id: ${id}) { id } }`, {}, { as: 'administrator' });
     expect(await paramsOf({ id })).toEqual({ venue: expect.stringContaining(String(id)) });
     expect(await paramsOf({ id: 987654 })).toEqual({ venue: expect.any(String) });
   });
@@ -43,7 +46,7 @@ describeEachDb('venues given inside event writes', (env) => {
   });
 
   it("writes inside the caller's transaction", async () => {
-    const ctx = createContext(env.app.deps, ANONYMOUS);
+    const ctx = await env.context('administrator');
     const aborted = env.db.transaction(async (trx) => {
       await venueForEvent(ctx, trx, { venue: 'Rolled Back Hall' });
       throw new Error('event write failed');

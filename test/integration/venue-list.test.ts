@@ -32,12 +32,17 @@ describeEachDb('venue lists', (env) => {
         {
           input,
         },
+        { as: 'administrator' },
       );
       ids[venue] = data.create_venue.id;
     }
-    await env.ok(`mutation($id: Int!) { delete_venue(id: $id) { id } }`, {
-      id: ids['Foxtrot Trashed'],
-    });
+    await env.ok(
+      `mutation($id: Int!) { delete_venue(id: $id) { id } }`,
+      {
+        id: ids['Foxtrot Trashed'],
+      },
+      { as: 'administrator' },
+    );
     // Now is 2026-11-21 08:00:00 UTC: an event starting exactly now is upcoming.
     events.alpha = await insertEvent(env, {
       venueId: ids['Alpha Arena'],

@@ -6,9 +6,13 @@ describeEachDb('events of a venue and of an organizer', (env) => {
   it('lists the events linked to the record, paged', async () => {
     const { create_venue: venue } = await env.ok(
       `mutation { create_venue(input: { venue: "Busy Hall" }) { id } }`,
+      {},
+      { as: 'administrator' },
     );
     const { create_organizer: organizer } = await env.ok(
       `mutation { create_organizer(input: { organizer: "Busy Org" }) { id } }`,
+      {},
+      { as: 'administrator' },
     );
     const first = await insertEvent(env, {
       venueId: venue.id,

@@ -1,4 +1,4 @@
-import { describeEachDb } from '../support/harness';
+import { describeEachDb, type Caller } from '../support/harness';
 import { firstError, insertEvent, VENUE_FIELDS } from '../support/linked-fixtures';
 
 const CREATE = `mutation($input: VenueInput!) { create_venue(input: $input) { ${VENUE_FIELDS} } }`;
@@ -14,10 +14,10 @@ const READ = `query($id: Int!) { venue(id: $id) { ${VENUE_FIELDS} } }`;
 const READ_BY_SLUG = `query($slug: String!) { venue_by_slug(slug: $slug) { ${VENUE_FIELDS} } }`;
 
 describeEachDb('venue writes', (env) => {
-  const create = async (input: Record<string, unknown>, as?: 'editor' | 'contributor') =>
+  const create = async (input: Record<string, unknown>, as: Caller = 'administrator') =>
     (await env.ok(CREATE, { input }, { as })).create_venue;
   const update = async (id: number, input: Record<string, unknown>) =>
-    (await env.ok(UPDATE, { id, input })).update_venue;
+    (await env.ok(UPDATE, { id, input }, { as: 'administrator' })).update_venue;
   const venueCount = async () => Number((await env.db('venues').count({ n: '*' }))[0]?.n);
 
   it('creates a venue with every field and reads it back by id and by slug', async () => {
@@ -98,7 +98,7 @@ describeEachDb('venue writes', (env) => {
     expect(other.slug).toBe('desc-hall-2');
 
     // A trashed venue is not a duplicate.
-    await env.ok(DELETE, { id: first.id });
+    await env.ok(DELETE, { id: first.id }, { as: 'administrator' });
     expect((await create({ venue: 'Dedup Hall' })).id).not.toBe(first.id);
   });
 
@@ -159,7 +159,7 @@ describeEachDb('venue writes', (env) => {
     ];
     for (const [query, variables, param] of cases) {
       const before = await env.snapshot();
-      const error = firstError(await env.gql(query, variables));
+      const error = firstError(await env.gql(query, variables, { as: 'administrator' }));
       expect({ param, ...error }).toMatchObject({
         param,
         code: 'BAD_USER_INPUT',
@@ -172,7 +172,9 @@ describeEachDb('venue writes', (env) => {
 
   it('requires the name on create', async () => {
     const before = await env.snapshot();
-    const error = firstError(await env.gql(CREATE, { input: { city: 'Nowhere' } }));
+    const error = firstError(
+      await env.gql(CREATE, { input: { city: 'Nowhere' } }, { as: 'administrator' }),
+    );
     expect(error).toEqual({
       code: 'BAD_USER_INPUT',
       rest_code: 'rest_missing_callback_param',
@@ -211,20 +213,21 @@ describeEachDb('venue writes', (env) => {
     const v = await create({ venue: 'Doomed Hall' });
     const eventId = await insertEvent(env, { venueId: v.id });
 
-    const trashed = (await env.ok(DELETE, { id: v.id })).delete_venue;
+    const trashed = (await env.ok(DELETE, { id: v.id }, { as: 'administrator' })).delete_venue;
     expect(trashed).toMatchObject({ id: v.id, status: 'trash', venue: 'Doomed Hall' });
     expect((await env.db('events').where({ id: eventId }).first()).venue_id).toBe(v.id);
 
-    const again = await env.gql(DELETE, { id: v.id });
+    const again = await env.gql(DELETE, { id: v.id }, { as: 'administrator' });
     expect(firstError(again)).toMatchObject({ code: 'GONE', rest_code: 'venue-is-in-trash' });
     const read = await env.gql(READ, { id: v.id }, { as: 'editor' });
     expect(firstError(read)).toMatchObject({ rest_code: 'venue-not-accessible' });
 
-    const gone = (await env.ok(DELETE, { id: v.id, force: true })).delete_venue;
+    const gone = (await env.ok(DELETE, { id: v.id, force: true }, { as: 'administrator' }))
+      .delete_venue;
     expect(gone).toMatchObject({ id: v.id, status: 'trash' });
     expect(await env.db('venues').where({ id: v.id }).first()).toBeUndefined();
     expect((await env.db('events').where({ id: eventId }).first()).venue_id).toBeNull();
-    const missing = await env.gql(DELETE, { id: v.id });
+    const missing = await env.gql(DELETE, { id: v.id }, { as: 'administrator' });
     expect(firstError(missing)).toMatchObject({
       code: 'NOT_FOUND',
       rest_code: 'rest-venue-not-found',
@@ -234,12 +237,21 @@ describeEachDb('venue writes', (env) => {
   it('identifies the record by the path slug; input.slug renames it', async () => {
     await create({ venue: 'Slugged Hall' });
     const renamed = (
-      await env.ok(UPDATE_BY_SLUG, { slug: 'slugged-hall', input: { slug: 'new-slug', city: 'X' } })
+      await env.ok(
+        UPDATE_BY_SLUG,
+        { slug: 'slugged-hall', input: { slug: 'new-slug', city: 'X' } },
+        { as: 'administrator' },
+      )
     ).update_venue_by_slug;
     expect(renamed).toMatchObject({ slug: 'new-slug', city: 'X', venue: 'Slugged Hall' });
-    const stale = await env.gql(UPDATE_BY_SLUG, { slug: 'slugged-hall', input: { city: 'Y' } });
+    const stale = await env.gql(
+      UPDATE_BY_SLUG,
+      { slug: 'slugged-hall', input: { city: 'Y' } },
+      { as: 'administrator' },
+    );
     expect(firstError(stale)).toMatchObject({ rest_code: 'rest-venue-not-found' });
-    const trashed = (await env.ok(DELETE_BY_SLUG, { slug: 'new-slug' })).delete_venue_by_slug;
+    const trashed = (await env.ok(DELETE_BY_SLUG, { slug: 'new-slug' }, { as: 'administrator' }))
+      .delete_venue_by_slug;
     expect(trashed).toMatchObject({ id: renamed.id, status: 'trash' });
   });
 
@@ -250,7 +262,7 @@ describeEachDb('venue writes', (env) => {
       [UPDATE, { id: 987654, input: { city: 'X' } }],
       [DELETE, { id: 987654 }],
     ] as const) {
-      expect(firstError(await env.gql(query, variables))).toMatchObject({
+      expect(firstError(await env.gql(query, variables, { as: 'administrator' }))).toMatchObject({
         code: 'NOT_FOUND',
         rest_code: 'rest-venue-not-found',
       });

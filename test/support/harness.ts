@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createApiToken } from '../../src/auth/credentials';
 import { CAPABILITIES, type Role } from '../../src/auth/roles';
 import { ANONYMOUS, viewerFor } from '../../src/auth/viewer';
+import { createContext, type AppContext } from '../../src/context';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db, type Dialect } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
@@ -17,9 +19,25 @@ export interface GqlResult<T = Record<string, any>> {
   errors?: { message: string; path?: string[]; extensions?: Record<string, any> }[];
 }
 
+/** Who a request runs as: a role (its test user, with a real bearer token) or nobody. */
+export type Caller = Role | 'anonymous';
+
 export interface GqlOptions {
-  /** Run as a user of this role (created on first use); anonymous when omitted. */
-  as?: Role;
+  /**
+   * Run as the test user of this role (created on first use, authenticated with a real
+   * `Authorization: Bearer` token); `'anonymous'` sends no credentials. Reads may omit it
+   * (anonymous); mutations must say who runs them.
+   */
+  as?: Caller;
+  /** A raw `Authorization` header instead (wrong or revoked credentials, Basic auth …). */
+  authorization?: string;
+}
+
+/** A test user and the bearer token minted for it. */
+export interface TestUser {
+  id: number;
+  login: string;
+  token: string;
 }
 
 let sequence = 0;
@@ -30,7 +48,8 @@ export class TestEnv {
   db!: Db;
   config!: Config;
   now: Date = DEFAULT_NOW;
-  readonly users = new Map<Role, number>();
+  /** One user per role; `administrator` is the `admin` created at first start. */
+  readonly users = new Map<Role, TestUser>();
   private cleanup: () => Promise<void> = async () => {};
 
   constructor(
@@ -60,17 +79,8 @@ export class TestEnv {
     });
     this.db = createDb({ databaseUrl, poolMax: 4 });
     await migrateLatest(this.db);
-    this.app = await createApp({
-      config: this.config,
-      db: this.db,
-      now: () => this.now,
-      authenticate: async (request) => {
-        const id = Number(request.headers.get('x-test-user-id') ?? 0);
-        if (!id) return ANONYMOUS;
-        const user = await this.db('users').where({ id }).first();
-        return viewerFor({ id: user.id, login: user.login, role: user.role });
-      },
-    });
+    // The real authenticator: every test goes through `Authorization` headers.
+    this.app = await createApp({ config: this.config, db: this.db, now: () => this.now });
   }
 
   async stop(): Promise<void> {
@@ -78,21 +88,54 @@ export class TestEnv {
     await this.cleanup();
   }
 
-  /** The id of a user with this role, created on first use. */
-  async userId(role: Role): Promise<number> {
+  /**
+   * The test user of this role, created on first use with an API token minted by the
+   * credentials module. `administrator` is the `admin` that start-up created (id 1, the author
+   * of fixture rows); it gets a token of its own.
+   */
+  async user(role: Role): Promise<TestUser> {
     const known = this.users.get(role);
     if (known) return known;
     if (!(role in CAPABILITIES)) throw new Error(`unknown role ${role}`);
-    const login = `${role}-${this.users.size + 1}`;
-    const [id] = await this.db('users').insert({
-      login,
-      display_name: login,
-      email: '',
-      role,
-      created_at: '2026-01-01 00:00:00',
-    });
-    this.users.set(role, Number(id));
-    return Number(id);
+    const made = await this.createUser(role, role === 'administrator' ? 'admin' : `${role}-1`);
+    this.users.set(role, made);
+    return made;
+  }
+
+  /** The id of the test user of this role, created on first use. */
+  async userId(role: Role): Promise<number> {
+    return (await this.user(role)).id;
+  }
+
+  /** A user of `role` named `login` (reused when it exists) with a new bearer token. */
+  async createUser(role: Role, login: string): Promise<TestUser> {
+    let row = await this.db('users').where({ login }).first();
+    if (!row) {
+      await this.db('users').insert({
+        login,
+        display_name: login,
+        email: '',
+        role,
+        created_at: '2026-01-01 00:00:00',
+      });
+      row = await this.db('users').where({ login }).first();
+    }
+    const id = Number(row.id);
+    const token = await createApiToken(this.db, id, 'test', this.now);
+    return { id, login, token: token.secret };
+  }
+
+  /** A service-level context for tests that call services directly, as this caller. */
+  async context(as: Caller): Promise<AppContext> {
+    if (as === 'anonymous') return createContext(this.app.deps, ANONYMOUS);
+    const user = await this.user(as);
+    return createContext(this.app.deps, viewerFor({ id: user.id, login: user.login, role: as }));
+  }
+
+  /** The `Authorization` header of a caller (none for anonymous). */
+  async authHeaders(as: Caller | undefined): Promise<Record<string, string>> {
+    if (as === undefined || as === 'anonymous') return {};
+    return { authorization: `Bearer ${(await this.user(as)).token}` };
   }
 
   /** Runs a GraphQL operation through the real HTTP pipeline (yoga.fetch). */
@@ -101,8 +144,14 @@ export class TestEnv {
     variables: Record<string, unknown> = {},
     options: GqlOptions = {},
   ): Promise<GqlResult<T>> {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (options.as) headers['x-test-user-id'] = String(await this.userId(options.as));
+    if (/^\s*mutation\b/.test(query) && options.as === undefined && !options.authorization) {
+      throw new Error("a mutation must say who runs it: { as: 'anonymous' } or { as: <role> }");
+    }
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      ...(await this.authHeaders(options.as)),
+    };
+    if (options.authorization !== undefined) headers.authorization = options.authorization;
     const response = await this.app.yoga.fetch('http://localhost/graphql', {
       method: 'POST',
       headers,

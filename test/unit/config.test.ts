@@ -33,9 +33,21 @@ describe('configuration', () => {
     ['API_ROOT', 'wp-json'],
     ['PER_PAGE_MAX', '0'],
     ['CURRENCY_POSITION', 'middle'],
+    ['ADMIN_TOKEN', 'too-short'],
+    ['ADMIN_TOKEN', 'long enough but has spaces'],
   ])('rejects %s=%s with one sentence naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must`));
+  });
+
+  it('reads ADMIN_TOKEN without ever echoing it in an error', () => {
+    expect(loadConfig({ ADMIN_TOKEN: 'a-long-enough-admin-token' }).adminToken).toBe(
+      'a-long-enough-admin-token',
+    );
+    expect(loadConfig({}).adminToken).toBeUndefined();
+    expect(() => loadConfig({ ADMIN_TOKEN: 'secret-but-short' })).toThrow(
+      'ADMIN_TOKEN must be at least 20 characters without spaces, got 16 character(s).',
+    );
   });
 
   it('accepts MySQL URLs', () => {

@@ -1,0 +1,83 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Db } from '../db/knex';
+
+/** What every command gets and how it reports. */
+
+export interface CommandContext {
+  db: Db;
+  now: Date;
+  /** Standard output: results (secrets included, once). */
+  out: (line: string) => void;
+}
+
+export interface Command {
+  /** One line for the help text, after the command name. */
+  usage: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(ctx: CommandContext, values: Record<string, string | boolean | undefined>): Promise<void>;
+}
+
+/** Exit codes scripts can rely on. */
+export const EXIT = { ok: 0, other: 1, usage: 2, notFound: 3 } as const;
+
+/** A failure with its exit code and one sentence for standard error. */
+export class CliError extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function usageError(message: string): CliError {
+  return new CliError(EXIT.usage, message);
+}
+
+export function notFoundError(message: string): CliError {
+  return new CliError(EXIT.notFound, message);
+}
+
+export const JSON_OPTION = { json: { type: 'boolean' } } as const;
+
+/** Parses a command's options strictly: unknown options and stray arguments are usage errors. */
+export function parseOptions(
+  command: Command,
+  args: string[],
+): Record<string, string | boolean | undefined> {
+  try {
+    const { values } = parseArgs({ args, options: command.options, strict: true });
+    return values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    throw usageError((error as Error).message);
+  }
+}
+
+export function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw usageError(`--${name} is required.`);
+  return value.trim();
+}
+
+export function optional(values: Record<string, unknown>, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function positiveId(values: Record<string, unknown>, name: string): number {
+  const raw = required(values, name);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw usageError(`--${name} must be a positive id.`);
+  return Number(raw);
+}
+
+/** Fixed-width columns for listings. */
+export function table(rows: string[][]): string[] {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd(),
+  );
+}

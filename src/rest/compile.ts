@@ -1,0 +1,193 @@
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import {
+  GraphQLString,
+  Kind,
+  OperationTypeNode,
+  TypeInfo,
+  getNamedType,
+  isInputObjectType,
+  validate,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { RouteRow } from './routes';
+
+/**
+ * Prepares the route table once, at start-up: each row's GraphQL operation (generated from the
+ * schema with graphql-tools' `buildOperationNodeForField`, the generator sofa-api uses, minus
+ * the GraphQL-only fields), validated against the schema, and its parameter list derived from
+ * the field's arguments and input fields. Requests only look things up here.
+ */
+
+/** GraphQL-only fields that REST bodies never carry. */
+export const GRAPHQL_ONLY = new Set([
+  'Event.post_parent',
+  'Event.parent',
+  'Venue.events',
+  'Organizer.events',
+  'Category.parent_category',
+  'Category.children',
+  'Category.events',
+  'Tag.events',
+]);
+
+export interface ParamSpec {
+  name: string;
+  /** Where the contract expects it (documentation; any source is read). */
+  in: 'path' | 'query' | 'body';
+  /** `argument`: a variable of the same name; `input`: a field of the `input` variable. */
+  target: 'argument' | 'input';
+  type: GraphQLInputType;
+  description: string;
+  required: boolean;
+  default?: unknown;
+  /** Accepted values beyond the GraphQL type (parameters of `GET /`). */
+  enum?: string[];
+}
+
+export interface CompiledRoute {
+  row: RouteRow;
+  /** Matches the path below the namespace (no trailing slash). */
+  pattern: RegExp;
+  params: ParamSpec[];
+  /** The prepared operation; absent for `/` and `/doc`. */
+  document?: DocumentNode;
+  /** Name of the root field, i.e. the key of the result in `data`. */
+  field?: string;
+}
+
+export function compileRoutes(schema: GraphQLSchema, rows: readonly RouteRow[]): CompiledRoute[] {
+  return rows.map((row) => compileRoute(schema, row));
+}
+
+function compileRoute(schema: GraphQLSchema, row: RouteRow): CompiledRoute {
+  const pattern = new RegExp(`^${row.path.replace(/\(\?P</g, '(?<')}$`);
+  if (!row.operation) return { row, pattern, params: notedParams(row) };
+  const { type, field: name } = row.operation;
+  const root = type === 'query' ? schema.getQueryType() : schema.getMutationType();
+  const field = root?.getFields()[name];
+  if (!field) throw new Error(`REST route ${row.path}: no GraphQL field ${type}.${name}.`);
+  const document = prepareOperation(schema, type, name);
+  return { row, pattern, params: paramsOf(row, field), document, field: name };
+}
+
+/** The operation selecting every REST field of the result, validated. */
+export function prepareOperation(
+  schema: GraphQLSchema,
+  type: 'query' | 'mutation',
+  field: string,
+): DocumentNode {
+  const generated = buildOperationNodeForField({
+    schema,
+    kind: type === 'query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION,
+    field,
+    circularReferenceDepth: 1,
+  });
+  const typeInfo = new TypeInfo(schema);
+  const stripped = visit(
+    generated,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const parent = typeInfo.getParentType();
+        return parent && GRAPHQL_ONLY.has(`${parent.name}.${node.name.value}`) ? null : undefined;
+      },
+    }),
+  );
+  const document: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [withUsedVariables(stripped)],
+  };
+  const errors = validate(schema, document);
+  if (errors.length) {
+    throw new Error(
+      `REST operation ${field} is invalid: ${errors.map((e) => e.message).join('; ')}`,
+    );
+  }
+  return document;
+}
+
+/**
+ * Keeps the variables still used, without defaults: an argument the request does not send is
+ * absent (its SDL default applies and resolvers can tell it was not given).
+ */
+function withUsedVariables(operation: OperationDefinitionNode): OperationDefinitionNode {
+  const used = new Set<string>();
+  visit(operation.selectionSet, {
+    Variable(node) {
+      used.add(node.name.value);
+    },
+  });
+  return {
+    ...operation,
+    variableDefinitions: (operation.variableDefinitions ?? [])
+      .filter((v) => used.has(v.variable.name.value))
+      .map((v) => ({ ...v, defaultValue: undefined })),
+  };
+}
+
+function pathNames(row: RouteRow): string[] {
+  return [...row.path.matchAll(/\(\?P<(\w+)>/g)].map((m) => m[1]!);
+}
+
+function paramsOf(row: RouteRow, field: GraphQLField<unknown, unknown>): ParamSpec[] {
+  const inPath = pathNames(row);
+  const required = new Set(row.required ?? []);
+  const note = (name: string) => row.notes?.[name] ?? {};
+  const params: ParamSpec[] = [];
+  for (const arg of field.args) {
+    if (arg.name === row.input) {
+      const input = getNamedType(arg.type);
+      if (!isInputObjectType(input)) throw new Error(`${field.name}.${arg.name} is no input type`);
+      for (const f of Object.values(input.getFields())) {
+        params.push({
+          name: f.name,
+          in: 'body',
+          target: 'input',
+          type: f.type,
+          description: note(f.name).description ?? f.description ?? '',
+          required: required.has(f.name),
+          ...withDefault(note(f.name).default ?? f.defaultValue),
+        });
+      }
+      continue;
+    }
+    const isPath = inPath.includes(arg.name);
+    params.push({
+      name: arg.name,
+      in: isPath
+        ? 'path'
+        : row.operation?.type === 'query' || row.methods.includes('DELETE')
+          ? 'query'
+          : 'body',
+      target: 'argument',
+      type: arg.type,
+      description: note(arg.name).description ?? arg.description ?? '',
+      required: isPath || required.has(arg.name),
+      ...withDefault(note(arg.name).default ?? arg.defaultValue),
+    });
+  }
+  return params;
+}
+
+function withDefault(value: unknown): { default?: unknown } {
+  return value === undefined ? {} : { default: value };
+}
+
+/** Parameters of the routes the adapter answers itself (`GET /`), from their notes. */
+function notedParams(row: RouteRow): ParamSpec[] {
+  return Object.entries(row.notes ?? {}).map(([name, note]) => ({
+    name,
+    in: 'query',
+    target: 'argument',
+    type: GraphQLString,
+    description: note.description ?? '',
+    required: false,
+    ...withDefault(note.default),
+    ...(note.enum ? { enum: note.enum } : {}),
+  }));
+}

@@ -1,0 +1,71 @@
+import type { Config } from '../config';
+import type { CompiledRoute } from './compile';
+import { argsDoc } from './describe';
+import { openApiDocument } from './doc';
+import { errorReply, type Reply } from './respond';
+import { restError } from './errors';
+
+/**
+ * `GET /` (CONTRACT §7): every route of the namespace keyed by its pattern
+ * (`/calendar/events/v1/events/(?P<id>\d+)`), with its methods and each endpoint's parameters,
+ * generated from the route table that routes requests.
+ */
+export function namespaceIndex(
+  config: Config,
+  routes: readonly CompiledRoute[],
+  namespace: string,
+): Record<string, unknown> {
+  const root = `${config.siteUrl}${config.apiRoot}`;
+  const byPath = new Map<string, CompiledRoute[]>();
+  for (const route of routes) {
+    byPath.set(route.row.path, [...(byPath.get(route.row.path) ?? []), route]);
+  }
+  const described: Record<string, unknown> = {};
+  for (const [path, group] of byPath) {
+    described[`/${namespace}${path}`] = {
+      namespace,
+      methods: group.flatMap((r) => r.row.methods),
+      endpoints: group.map((r) => {
+        const args = argsDoc(r);
+        // The reference (PHP) writes an empty argument map as [].
+        return { methods: r.row.methods, args: Object.keys(args).length ? args : [] };
+      }),
+      ...(path.includes('(?P<')
+        ? {}
+        : { _links: { self: [{ href: `${root}/${namespace}${path}` }] } }),
+    };
+  }
+  return { namespace, routes: described, _links: { up: [{ href: `${root}/` }] } };
+}
+
+/**
+ * The routes the adapter answers itself, `GET /` and `GET /doc`, for the namespace the request
+ * came in on (or the one its `namespace` parameter names).
+ */
+export function describeNamespace(
+  config: Config,
+  routes: readonly CompiledRoute[],
+  route: CompiledRoute,
+  query: URLSearchParams,
+  namespaces: { current: string; known: readonly string[] },
+): Reply {
+  const namespace = query.get('namespace') ?? namespaces.current;
+  if (!namespaces.known.includes(namespace)) {
+    return errorReply(
+      restError(404, 'rest_invalid_namespace', 'The specified namespace could not be found.'),
+    );
+  }
+  const context = query.get('context');
+  if (context !== null && !['view', 'embed', 'edit'].includes(context)) {
+    return errorReply(
+      restError(400, 'rest_invalid_param', 'Invalid parameter(s): context', {
+        context: 'context must be one of: view, embed, edit.',
+      }),
+    );
+  }
+  const body =
+    route.row.path === ''
+      ? namespaceIndex(config, routes, namespace)
+      : openApiDocument(config, routes, namespace);
+  return { status: 200, body };
+}

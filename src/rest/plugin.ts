@@ -1,0 +1,182 @@
+import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import { NAMESPACE } from '../lib/urls';
+import { compileRoutes, type CompiledRoute } from './compile';
+import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';
+import { describeNamespace } from './index';
+import { collectParams, type Params } from './params';
+import { present, rootValue } from './present';
+import { errorReply, listHeaders, toResponse, type Reply } from './respond';
+import { ROUTES, type HttpMethod } from './routes';
+import { variablesFor } from './variables';
+
+/**
+ * The REST adapter as a Yoga plugin (ARCHITECTURE: request flow). On a request under
+ * `{api_root}/<namespace>`: match a route of the table, collect the parameters, build the
+ * context exactly as Yoga does for /graphql (same authentication, fresh loaders), coerce the
+ * parameters by the GraphQL types, execute the route's prepared operation through Yoga's
+ * envelop pipeline (same schema, error masking) and present the result. Modelled on
+ * @graphql-yoga/plugin-sofa.
+ */
+
+type Enveloped = ReturnType<
+  YogaServerInstance<Record<string, unknown>, AppContext>['getEnveloped']
+>;
+
+interface Match {
+  route: CompiledRoute;
+  path: Record<string, string>;
+}
+
+export function useRest(config: Config): Plugin<Record<string, unknown>> {
+  const namespaces = [NAMESPACE, ...config.namespaceAliases];
+  let routes: CompiledRoute[] = [];
+  const sources = new Map<CompiledRoute, string>();
+  let getEnveloped: ((context: Record<string, unknown>) => Enveloped) | undefined;
+
+  /** `{namespace, rest}` when the path is under one of our namespaces. */
+  function locate(pathname: string): { namespace: string; rest: string } | null {
+    for (const namespace of namespaces) {
+      const prefix = `${config.apiRoot}/${namespace}`;
+      if (pathname === prefix || pathname.startsWith(`${prefix}/`)) {
+        return { namespace, rest: pathname.slice(prefix.length).replace(/\/$/, '') };
+      }
+    }
+    return null;
+  }
+
+  function match(rest: string, method: string): Match | 'no-method' | null {
+    let pathMatched = false;
+    for (const route of routes) {
+      const found = route.pattern.exec(rest);
+      if (!found) continue;
+      pathMatched = true;
+      if (!route.row.methods.includes(method as HttpMethod)) continue;
+      const path: Record<string, string> = {};
+      for (const [k, v] of Object.entries(found.groups ?? {})) path[k] = decodeURIComponent(v);
+      return { route, path };
+    }
+    return pathMatched ? 'no-method' : null;
+  }
+
+  function allowed(rest: string): string {
+    const methods = routes.filter((r) => r.pattern.test(rest)).flatMap((r) => r.row.methods);
+    return [...new Set(methods)].join(', ');
+  }
+
+  async function execute(
+    request: Request,
+    serverContext: Record<string, unknown>,
+    { route, path }: Match,
+    params: Params,
+  ): Promise<Reply> {
+    if (!getEnveloped) throw new Error('REST plugin used before Yoga initialised it');
+    const variables: Record<string, unknown> = {};
+    const initial = {
+      ...serverContext,
+      request,
+      params: { query: sources.get(route), variables },
+    };
+    const enveloped = getEnveloped(initial);
+    const contextValue = (await enveloped.contextFactory()) as unknown as AppContext;
+    const headers = { 'X-Request-Id': contextValue.requestId };
+    try {
+      Object.assign(variables, variablesFor(route, path, params));
+    } catch (err) {
+      const mapped = fromThrown(err);
+      if (mapped) return errorReply(mapped, headers);
+      throw err;
+    }
+    const result = (await enveloped.execute({
+      schema: enveloped.schema,
+      document: route.document!,
+      variableValues: variables,
+      contextValue,
+    })) as ExecutionResult;
+    const [error] = result.errors ?? [];
+    if (error) {
+      const mapped = fromGraphQLError(error);
+      if (!mapped || mapped.status >= 500) {
+        log(contextValue.requestId, request, error.originalError ?? error);
+      }
+      return errorReply(mapped ?? internalError(), headers);
+    }
+    const data = rootValue(route.document!, result.data as Record<string, unknown>);
+    const body = present(route.row.present!, data);
+    const isList = route.row.present!.endsWith('List');
+    return {
+      status: route.row.status,
+      body,
+      headers: isList ? { ...headers, ...listHeaders(body as Record<string, unknown>) } : headers,
+    };
+  }
+
+  async function dispatch(
+    request: Request,
+    url: URL,
+    serverContext: Record<string, unknown>,
+  ): Promise<Reply | null> {
+    const located = locate(url.pathname);
+    if (!located) return null;
+    const method = request.method.toUpperCase();
+    if (method === 'OPTIONS') {
+      const allow = allowed(located.rest);
+      return allow ? { status: 204, body: null, headers: { Allow: allow } } : errorReply(noRoute());
+    }
+    let found: ReturnType<typeof match>;
+    try {
+      found = match(located.rest, method === 'HEAD' ? 'GET' : method);
+    } catch {
+      found = null; // undecodable percent-encoding in the path
+    }
+    if (found === null || found === 'no-method') return errorReply(noRoute());
+    const allow = { Allow: allowed(located.rest) };
+    if (!found.route.document) {
+      const reply = describeNamespace(config, routes, found.route, url.searchParams, {
+        current: located.namespace,
+        known: namespaces,
+      });
+      return { ...reply, headers: { ...allow, ...reply.headers } };
+    }
+    const params = await collectParams(request, url, config.maxBodyBytes);
+    const reply = await execute(request, serverContext, found, params);
+    return { ...reply, headers: { ...allow, ...reply.headers } };
+  }
+
+  return {
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as unknown as typeof getEnveloped;
+    },
+    onSchemaChange({ schema }: { schema: GraphQLSchema }) {
+      routes = compileRoutes(schema, ROUTES);
+      sources.clear();
+      for (const route of routes) if (route.document) sources.set(route, print(route.document));
+    },
+    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
+      let reply: Reply | null;
+      try {
+        reply = await dispatch(request, url, serverContext as Record<string, unknown>);
+      } catch (err) {
+        const mapped = fromThrown(err);
+        if (!mapped) log(request.headers.get('x-request-id') ?? undefined, request, err);
+        reply = errorReply(mapped ?? internalError());
+      }
+      if (reply) endResponse(toResponse(fetchAPI.Response, reply, request.method === 'HEAD'));
+    },
+  };
+}
+
+function log(requestId: string | undefined, request: Request, error: unknown): void {
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      msg: 'REST request failed',
+      request_id: requestId,
+      method: request.method,
+      url: request.url,
+      error: error instanceof Error ? error.stack : String(error),
+    }),
+  );
+}

@@ -1,0 +1,155 @@
+import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import type { PresenterName } from './routes';
+
+/**
+ * GraphQL results → REST bodies. Keys keep the selection order (the SDL's field order is the
+ * contract's key order); this module only applies the reference's declared wire quirks
+ * (CONTRACT §2): `image: false` and `venue: []` on events, empty-key stripping on venues and
+ * organizers, the two term shapes, `json_ld` only where computed, optional list links.
+ */
+
+type Json = Record<string, unknown>;
+
+/**
+ * The executor settles asynchronous fields last, so result keys need putting back in selection
+ * order; then the root field's value (`data[field]`) is returned.
+ */
+export function rootValue(document: DocumentNode, data: Json): unknown {
+  const [operation] = document.definitions;
+  if (operation?.kind !== Kind.OPERATION_DEFINITION) return undefined;
+  return (ordered(data, operation.selectionSet) as Json)[firstKey(operation.selectionSet)];
+}
+
+function firstKey(set: SelectionSetNode): string {
+  const [field] = set.selections;
+  return field?.kind === Kind.FIELD ? (field.alias ?? field.name).value : '';
+}
+
+function ordered(value: unknown, set: SelectionSetNode | undefined): unknown {
+  if (!set || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => ordered(item, set));
+  const source = value as Json;
+  const out: Json = {};
+  for (const selection of set.selections) {
+    if (selection.kind !== Kind.FIELD) continue; // generated operations select fields only
+    const key = (selection.alias ?? selection.name).value;
+    if (key in source) out[key] = ordered(source[key], selection.selectionSet);
+  }
+  return out;
+}
+
+export function present(name: PresenterName, value: unknown): unknown {
+  const data = value as Json;
+  switch (name) {
+    case 'event':
+      return event(data);
+    case 'venue':
+      return venue(data);
+    case 'organizer':
+      return organizer(data);
+    case 'category':
+      return term(data, true);
+    case 'tag':
+      return term(data, false);
+    case 'eventList':
+      return list(data, 'events', event);
+    case 'venueList':
+      return list(data, 'venues', venue);
+    case 'organizerList':
+      return list(data, 'organizers', organizer);
+    case 'categoryList':
+      return list(data, 'categories', (t) => term(t, true));
+    case 'tagList':
+      return list(data, 'tags', (t) => term(t, false));
+  }
+}
+
+function list(data: Json, key: string, item: (row: Json) => Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (k === key) out[k] = (v as Json[]).map(item);
+    else if (v !== null) out[k] = v; // next_rest_url / previous_rest_url only when present
+  }
+  return out;
+}
+
+function event(data: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (k === 'image') out[k] = v === null ? false : image(v as Json);
+    else if (k === 'venue') out[k] = v === null ? [] : venue(v as Json);
+    else if (k === 'organizer') out[k] = ((v as Json[] | null) ?? []).map(organizer);
+    else if (k === 'categories') out[k] = ((v as Json[] | null) ?? []).map(nestedTerm);
+    else if (k === 'tags') out[k] = ((v as Json[] | null) ?? []).map(nestedTerm);
+    else if (k === 'json_ld') {
+      if (v !== null) out[k] = v; // single reads only
+    } else out[k] = v;
+  }
+  return out;
+}
+
+function image(data: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(data)) if (v !== null) out[k] = v;
+  return out;
+}
+
+/** Keys venues and organizers always carry, even when empty. */
+const KEPT = new Set(['show_map', 'show_map_link', 'global_id', 'global_id_lineage']);
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === '' || value === '0' || value === false;
+}
+
+/** Venues and organizers drop empty values (`""`, `"0"`, `false`, no image, author 0). */
+function stripped(data: Json): Json {
+  const out: Json = {};
+  for (const [k, v] of Object.entries(data)) {
+    if (KEPT.has(k)) out[k] = v;
+    else if (!isEmpty(v)) out[k] = k === 'image' ? image(v as Json) : v;
+  }
+  return out;
+}
+
+const venue = stripped;
+const organizer = stripped;
+
+function urls(data: Json): Json {
+  const u = data.urls as Json;
+  return u.up === null || u.up === undefined
+    ? { self: u.self, collection: u.collection }
+    : { self: u.self, collection: u.collection, up: u.up };
+}
+
+/** A category or tag inside an event: WordPress's raw term shape. */
+function nestedTerm(data: Json): Json {
+  return {
+    name: data.name,
+    slug: data.slug,
+    term_group: data.term_group,
+    term_taxonomy_id: data.term_taxonomy_id,
+    taxonomy: data.taxonomy,
+    description: data.description,
+    parent: data.parent ?? 0,
+    count: data.count,
+    filter: data.filter,
+    id: data.id,
+    urls: urls(data),
+  };
+}
+
+/** A category or tag from `/categories` or `/tags`; only categories have `parent`. */
+function term(data: Json, isCategory: boolean): Json {
+  return {
+    id: data.id,
+    count: data.count,
+    description: data.description,
+    name: data.name,
+    slug: data.slug,
+    taxonomy: data.taxonomy,
+    ...(isCategory ? { parent: data.parent ?? 0 } : {}),
+    meta: data.meta,
+    url: data.url,
+    urls: urls(data),
+  };
+}
