@@ -37,11 +37,19 @@ function timezoneAbbr(row: EventRow): string {
   return zoneAbbr(row.timezone, row.utc_start_date);
 }
 
+// `cost` and `cost_details` share one formatting per row (rows are per request).
+const costs = new WeakMap<EventRow, ReturnType<typeof formatCost>>();
+
 function cost(ctx: AppContext, row: EventRow): ReturnType<typeof formatCost> {
-  return formatCost(row, {
-    symbol: ctx.config.currencySymbol,
-    position: ctx.config.currencyPosition,
-  });
+  let formatted = costs.get(row);
+  if (!formatted) {
+    formatted = formatCost(row, {
+      symbol: ctx.config.currencySymbol,
+      position: ctx.config.currencyPosition,
+    });
+    costs.set(row, formatted);
+  }
+  return formatted;
 }
 
 async function terms(ctx: AppContext, row: EventRow, taxonomy: TermRow['taxonomy']) {
@@ -66,7 +74,7 @@ const eventFields: Record<string, Field> = {
   global_id_lineage: (row, _a, ctx) => [globalId(ctx.config, row.id)],
   author: (row) => String(row.author_id),
   url: (row, _a, ctx) => eventUrl(ctx, row),
-  rest_url: (row, _a, ctx) => restUrl(ctx.config, `events/${row.id}`),
+  rest_url: (row, _a, ctx) => restUrl(ctx.config, `events/${row.id}`, ctx.restNamespace),
   description: guarded('', (row) => row.description),
   excerpt: guarded('', (row) => row.excerpt),
   image: guarded(null, async (row, _a, ctx) =>

@@ -46,7 +46,8 @@ interface EventsArgs {
 const termFields = {
   taxonomy: (row: TermRow) => WP_TAXONOMY[row.taxonomy],
   url: (row: TermRow, _args: unknown, ctx: AppContext) => termUrl(ctx, row),
-  urls: (row: TermRow, _args: unknown, ctx: AppContext) => termUrls(ctx.config, row),
+  urls: (row: TermRow, _args: unknown, ctx: AppContext) =>
+    termUrls(ctx.config, row, ctx.restNamespace),
   meta: () => [],
   term_group: () => 0,
   term_taxonomy_id: (row: TermRow) => row.id,

@@ -10,6 +10,14 @@ export interface Config {
   databaseUrl: string;
   /** Connection pool ceiling for MySQL. */
   dbPoolMax: number;
+  /** MySQL: opening a connection fails after this many ms. */
+  dbConnectTimeoutMs: number;
+  /** A request waiting longer than this many ms for a pooled connection gets 503. */
+  dbAcquireTimeoutMs: number;
+  /** Start-up keeps retrying an unreachable database for this many ms, then exits 1. */
+  dbStartupTimeoutMs: number;
+  /** SIGTERM/SIGINT: in-flight requests get this many ms to finish before the process exits. */
+  shutdownTimeoutMs: number;
   /** Bearer token of the first administrator, used only when the users table is empty. */
   adminToken?: string;
   /** Public site address used in `url` fields, without a trailing slash. */
@@ -32,7 +40,39 @@ export interface Config {
   corsOrigins: string[];
   /** Extra REST namespaces (e.g. `tribe/events/v1`) serving the same routes. */
   namespaceAliases: string[];
+  /** The SOFA view (`{api_root}/calendar/rest`) also exposes mutations; read-only otherwise. */
+  sofaMutations: boolean;
+  /** Limits and security (README "Limits and guarantees"); `src/http/` applies them. */
+  /** Longest list accepted in a parameter or GraphQL variable. */
+  maxArrayLength: number;
+  /** GraphQL: deepest selection, highest cost, most aliases, most tokens per document. */
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  graphqlMaxAliases: number;
+  graphqlMaxTokens: number;
+  /** A request not answered within this many milliseconds gets 503 (0: no limit). */
+  requestTimeoutMs: number;
+  /** Longest request target (path + query) in bytes; longer → 414. */
+  maxUrlLength: number;
+  /** node:http limit on the request line and headers together (bytes); beyond → 431. */
+  maxHeaderBytes: number;
+  /** Failed credential attempts allowed per client address / per login in one window. */
+  authRateLimitClient: number;
+  authRateLimitLogin: number;
+  /** Length of that window, in seconds. */
+  authRateLimitWindowSeconds: number;
+  /** Client address from the last `X-Forwarded-For` entry (behind one reverse proxy). */
+  trustProxy: boolean;
+  /** `Strict-Transport-Security` max-age in seconds; 0: header not sent. */
+  hstsMaxAge: number;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: LogLevel;
+  /** `GET /metrics` requires `Authorization: Bearer <metricsToken>` when set (src/ops/). */
+  metricsToken?: string;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
@@ -93,13 +133,24 @@ function checkOrigins(origins: string[]): string[] {
 
 function checkNamespaces(aliases: string[]): string[] {
   for (const alias of aliases) {
-    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9._-]+)+$/.test(alias) || alias === 'calendar/events/v1') {
+    if (
+      !/^[A-Za-z0-9_-]+(\/[A-Za-z0-9._-]+)+$/.test(alias) ||
+      alias === 'calendar/events/v1' ||
+      /^calendar\/rest(\/|$)/.test(alias)
+    ) {
       throw new ConfigError(
-        `NAMESPACE_ALIASES must be a comma-separated list of namespaces such as "tribe/events/v1", other than "calendar/events/v1", got "${alias}".`,
+        `NAMESPACE_ALIASES must be a comma-separated list of namespaces such as "tribe/events/v1", other than "calendar/events/v1" and the SOFA view's "calendar/rest", got "${alias}".`,
       );
     }
   }
   return aliases;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0 (true or false), got "${env[name]}".`);
 }
 
 /** A secret: never echoed in the error. Same rule as `user:add --token`. */
@@ -109,6 +160,18 @@ function checkAdminToken(env: Env): string | undefined {
   if (raw.length < 20 || /\s/.test(raw)) {
     throw new ConfigError(
       `ADMIN_TOKEN must be at least 20 characters without spaces, got ${raw.length} character(s).`,
+    );
+  }
+  return raw;
+}
+
+/** An optional secret of `min`+ characters without spaces; never echoed in the error. */
+function secret(env: Env, name: string, min: number): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < min || /\s/.test(raw)) {
+    throw new ConfigError(
+      `${name} must be at least ${min} characters without spaces, got ${raw.length} character(s).`,
     );
   }
   return raw;
@@ -140,6 +203,10 @@ export function loadConfig(env: Env = process.env): Config {
     host: str(env, 'HOST', '0.0.0.0'),
     databaseUrl: checkDatabaseUrl(str(env, 'DATABASE_URL', 'sqlite:./data/calendar.sqlite')),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+    dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000, 100, 600_000),
+    dbStartupTimeoutMs: int(env, 'DB_STARTUP_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
     adminToken: checkAdminToken(env),
     siteUrl: checkUrl('SITE_URL', str(env, 'SITE_URL', `http://localhost:${port}`)),
     siteTimezone,
@@ -151,5 +218,35 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 1_048_576, 1, 1_073_741_824),
     corsOrigins: checkOrigins(csv(env, 'CORS_ORIGINS')),
     namespaceAliases: checkNamespaces(csv(env, 'NAMESPACE_ALIASES')),
+    sofaMutations: flag(env, 'SOFA_MUTATIONS'),
+    maxArrayLength: int(env, 'MAX_ARRAY_LENGTH', 100, 1, 100_000),
+    graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 7, 2, 100),
+    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5_000, 10, 10_000_000),
+    graphqlMaxAliases: int(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+    graphqlMaxTokens: int(env, 'GRAPHQL_MAX_TOKENS', 5_000, 100, 1_000_000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    maxUrlLength: int(env, 'MAX_URL_LENGTH', 8_192, 256, 1_048_576),
+    maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 16_384, 1_024, 1_048_576),
+    authRateLimitClient: int(env, 'AUTH_RATE_LIMIT_CLIENT', 20, 1, 1_000_000),
+    authRateLimitLogin: int(env, 'AUTH_RATE_LIMIT_LOGIN', 10, 1, 1_000_000),
+    authRateLimitWindowSeconds: int(env, 'AUTH_RATE_LIMIT_WINDOW', 900, 1, 86_400),
+    trustProxy: flag(env, 'TRUST_PROXY'),
+    hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 100_000_000),
+    logLevel: logLevel(env),
+    metricsToken: secret(env, 'METRICS_TOKEN', 16),
   };
+}
+
+/**
+ * LOG_LEVEL; default info, but silent under jest (NODE_ENV=test). Tests build their configuration
+ * from explicit variables, so there LOG_LEVEL and NODE_ENV also come from the process.
+ */
+function logLevel(env: Env): LogLevel {
+  const testing = (env.NODE_ENV ?? process.env.NODE_ENV) === 'test';
+  const fallback = (testing ? process.env.LOG_LEVEL : undefined) ?? (testing ? 'silent' : 'info');
+  const raw = str(env, 'LOG_LEVEL', fallback).toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}".`);
+  }
+  return raw as LogLevel;
 }

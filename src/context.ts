@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Viewer } from './auth/viewer';
 import type { Config } from './config';
 import type { Db, Dialect } from './db/knex';
+import { NAMESPACE } from './lib/urls';
 import { createLoaders, type Loaders } from './loaders';
 
 /** What a request's resolvers and services get. Plain data: no HTTP, no GraphQL. */
@@ -14,6 +15,11 @@ export interface AppContext {
   loaders: Loaders;
   now: () => Date;
   requestId: string;
+  /**
+   * REST namespace that REST addresses in results use (`rest_url`, list links, term `urls`):
+   * the one a REST request came in on, `calendar/events/v1` otherwise.
+   */
+  restNamespace: string;
 }
 
 export interface ContextDeps {
@@ -28,7 +34,13 @@ export function createContext(
   viewer: Viewer,
   requestId: string = randomUUID(),
 ): AppContext {
-  return { ...deps, viewer, loaders: createLoaders(deps.db), requestId };
+  return {
+    ...deps,
+    viewer,
+    loaders: createLoaders(deps.db),
+    requestId,
+    restNamespace: NAMESPACE,
+  };
 }
 
 /** Drops every cached row: called after a write commits. */

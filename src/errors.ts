@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'GONE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_MANY_REQUESTS'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
   SERVICE_UNAVAILABLE: 503,
   INTERNAL_SERVER_ERROR: 500,
 };
@@ -153,4 +155,23 @@ export function badCredentials(): AppError {
 
 export function forbidden(): AppError {
   return new AppError('FORBIDDEN', 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+}
+
+/**
+ * The database cannot be reached or dropped the connection (src/db/errors.ts decides): 503
+ * `rest_service_unavailable` with `Retry-After`, GraphQL `extensions.code`
+ * `SERVICE_UNAVAILABLE` (and HTTP 503 on /graphql too). Nothing was acknowledged: a write that
+ * met it was rolled back, unless the connection died during its COMMIT — read before retrying.
+ */
+export function serviceUnavailable(): AppError {
+  const error = new AppError(
+    'SERVICE_UNAVAILABLE',
+    'rest_service_unavailable',
+    'The database is unavailable. Try again shortly.',
+  );
+  (error.extensions as Record<string, unknown>).http = {
+    status: 503,
+    headers: { 'Retry-After': '1' },
+  };
+  return error;
 }

@@ -1,9 +1,23 @@
-import { createServer } from 'node:http';
-import { ConfigError, loadConfig } from './config';
-import { createDb } from './db/knex';
-import { migrateLatest } from './db/migrate';
+import { createServer, type Server } from 'node:http';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDb, redactedUrl, type Db } from './db/knex';
+import { migrateWhenReachable, StartupError } from './db/startup';
+import { createLogger } from './http/logger';
+import { answerClientErrors, serverOptions } from './http/server-options';
 import { createApp } from './server';
 import type { BootstrapResult } from './services/users';
+
+/**
+ * The process: configuration → database (retried while unreachable) → migrations → HTTP server;
+ * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (README "Limits and
+ * guarantees").
+ */
+
+/**
+ * Life-cycle lines (start-up, the first administrator, listening, shutdown) are plain sentences
+ * for the person or supervisor watching the process, whatever LOG_LEVEL says; request logs are
+ * the JSON lines of src/http/logger.ts.
+ */
 
 /** Says what start-up did about the first administrator; a generated token is shown only here. */
 function reportBootstrap(bootstrap: BootstrapResult): void {
@@ -44,14 +58,92 @@ function reportBootstrap(bootstrap: BootstrapResult): void {
   );
 }
 
+/**
+ * Graceful shutdown: stop accepting connections, close idle keep-alive ones (and each one as soon
+ * as its response is done), let in-flight requests finish, then close the pool and exit 0. After
+ * SHUTDOWN_TIMEOUT_MS the remaining connections are cut and the process exits 1; a second
+ * signal exits 1 at once.
+ */
+function handleSignals(server: Server, db: Db, config: Config): void {
+  let inFlight = 0;
+  server.on('request', (_req, res) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
+  });
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      console.warn(`${signal} received again: exiting now.`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(
+      `${signal} received: shutting down. No new connections; waiting for ${inFlight} ` +
+        `request(s) in flight (at most SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} ms).`,
+    );
+    let forced = false;
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => {
+      forced = true;
+      console.warn(
+        `${inFlight} request(s) still running after SHUTDOWN_TIMEOUT_MS=` +
+          `${config.shutdownTimeoutMs} ms: closing their connections.`,
+      );
+      server.closeAllConnections();
+      // A query stuck on a dead connection must not keep the process alive either.
+      setTimeout(() => process.exit(1), 2_000).unref();
+    }, config.shutdownTimeoutMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      void db
+        .destroy()
+        .catch((err: unknown) => console.warn(`Closing the database pool failed: ${String(err)}`))
+        .finally(() => {
+          console.log(
+            forced
+              ? 'Stopped (requests cut): database pool closed.'
+              : 'Stopped: every request answered, database pool closed.',
+          );
+          process.exit(forced ? 1 : 0);
+        });
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = createDb({ databaseUrl: config.databaseUrl, poolMax: config.dbPoolMax });
-  const applied = await migrateLatest(db);
+  const logger = createLogger(config.logLevel);
+  const db = createDb({
+    databaseUrl: config.databaseUrl,
+    poolMax: config.dbPoolMax,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    warn: (message) => logger.warn(message),
+  });
+  let applied: string[];
+  try {
+    applied = await migrateWhenReachable(db, {
+      databaseUrl: config.databaseUrl,
+      timeoutMs: config.dbStartupTimeoutMs,
+      onRetry: ({ attempt, retryInMs, reason }) =>
+        console.warn(
+          `Database not reachable at ${redactedUrl(config.databaseUrl)} (attempt ${attempt}): ` +
+            `${reason}. Retrying in ${(retryInMs / 1000).toFixed(1)} s.`,
+        ),
+    });
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    throw error;
+  }
   if (applied.length) console.log(`Applied ${applied.length} migration(s): ${applied.join(', ')}`);
-  const app = await createApp({ config, db });
+  const app = await createApp({ config, db, logger });
   reportBootstrap(app.bootstrap);
-  const server = createServer(app.yoga);
+  // Parser-level limits (header size, slow clients) answered with the contract's envelope.
+  const server = answerClientErrors(createServer(serverOptions(config), app.yoga), config);
   server.keepAliveTimeout = 65_000;
   server.on('error', (err: NodeJS.ErrnoException) => {
     const reason = err.code === 'EADDRINUSE' ? 'the address is already in use' : err.message;
@@ -59,23 +151,19 @@ async function main(): Promise<void> {
     void db.destroy().finally(() => process.exit(1));
   });
   server.listen(config.port, config.host, () => {
-    console.log(`Calendar service listening on http://${config.host}:${config.port}`);
+    const address = server.address();
+    const port = address && typeof address === 'object' ? address.port : config.port;
+    console.log(`Calendar service listening on http://${config.host}:${port}`);
     console.log(`  GraphQL: ${config.siteUrl}/graphql`);
   });
-  const shutdown = (signal: string): void => {
-    console.log(`${signal} received, closing.`);
-    server.close(() => void db.destroy().then(() => process.exit(0)));
-    server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  handleSignals(server, db, config);
 }
 
 main().catch((err: unknown) => {
   console.error(
     err instanceof ConfigError
       ? `Configuration error: ${err.message}`
-      : err instanceof Error
+      : err instanceof StartupError || err instanceof Error
         ? err.message
         : String(err),
   );

@@ -4,12 +4,25 @@ import { authenticate as authenticateWithCredentials } from './auth/authenticate
 import type { Viewer } from './auth/viewer';
 import type { Config } from './config';
 import { createContext, type AppContext, type ContextDeps } from './context';
+import { describeDbError, isDatabaseUnavailable } from './db/errors';
 import { dialectOf, type Db } from './db/knex';
-import { AppError } from './errors';
+import { AppError, serviceUnavailable } from './errors';
+import { AuthThrottle, clientAddress, throttleLimits } from './http/auth-throttle';
+import { useErrorCodes } from './http/graphql-errors';
+import { graphqlLimits, useGraphqlLimits } from './http/graphql-limits';
+import { createLogger, type Logger } from './http/logger';
+import { useHttpLayer } from './http/plugin';
+import { requestIdOf, requestLog } from './http/request-info';
+import { yogaLogger } from './http/yoga-logger';
+import { useOps } from './ops/plugin';
+import { useExports } from './csv/plugin';
 import { corsOptions } from './rest/cors';
 import { useRest } from './rest/plugin';
+import type { RouteRow } from './rest/routes';
 import { buildSchema } from './schema';
 import { bootstrapAdmin, type BootstrapResult } from './services/users';
+import { useCalendarSofa } from './sofa';
+import { useWebPage, WEB_PATHS } from './web/plugin';
 
 /**
  * Resolves the caller of a request: anonymous without an `Authorization` header; a malformed,
@@ -23,6 +36,10 @@ export interface AppOptions {
   /** Injectable clock, so tests can pin "now". */
   now?: () => Date;
   authenticate?: Authenticate;
+  /** The REST route table (default `ROUTES`); tests pass a copy with extra rows. */
+  routes?: readonly RouteRow[];
+  /** Where logs go (default: JSON lines on stdout at LOG_LEVEL); tests capture them. */
+  logger?: Logger;
 }
 
 export interface App {
@@ -30,6 +47,7 @@ export interface App {
   deps: ContextDeps;
   /** What start-up did about the first administrator (main.ts prints a generated token once). */
   bootstrap: BootstrapResult;
+  logger: Logger;
 }
 
 /** Builds the whole HTTP application without listening: tests call `app.yoga.fetch`. */
@@ -43,18 +61,39 @@ export async function createApp(options: AppOptions): Promise<App> {
     now: options.now ?? (() => new Date()),
   };
   const bootstrap = await bootstrapAdmin(db, deps.now(), config.adminToken);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  // Brute-force protection on credentials (src/http/auth-throttle.ts), per process.
+  const throttle = new AuthThrottle(throttleLimits(config));
   const yoga = createYoga<Record<string, unknown>, AppContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // The REST contract under {api_root}/calendar/events/v1, executed through this pipeline.
-    plugins: [useRest(config)],
+    logging: yogaLogger(logger),
+    // The REST contract under {api_root}/calendar/events/v1, executed through this pipeline, and
+    // the generic SOFA view for BI tools under {api_root}/calendar/rest.
+    // The HTTP layer (request ids, limits, security headers, access log) comes first.
+    plugins: [
+      useHttpLayer(config, logger, '/graphql'),
+      // /healthz, /readyz, /metrics and the request metrics; the web page at / (src/ops, src/web).
+      useOps({ config, db, graphqlEndpoint: '/graphql', otherPaths: WEB_PATHS }),
+      useWebPage(config),
+      // iCalendar feeds and CSV exports beside the REST lists (src/csv/plugin.ts), before them.
+      useExports(config, options.routes),
+      useRest(config, options.routes),
+      useCalendarSofa(config),
+      useGraphqlLimits(graphqlLimits(config)),
+      useErrorCodes(),
+    ],
     cors: corsOptions(config),
-    context: async ({ request }) =>
+    context: async (initial) =>
       createContext(
         deps,
-        await authenticate(request, deps),
-        request.headers.get('x-request-id') ?? undefined,
+        await throttle.guard(
+          initial.request,
+          clientAddress(initial.request, initial, config.trustProxy),
+          () => authenticate(initial.request, deps),
+        ),
+        requestIdOf(initial.request),
       ),
     maskedErrors: {
       // AppErrors and GraphQL's own errors are meant for clients; anything else is a bug: log it
@@ -62,16 +101,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (!original || original instanceof GraphQLError) return error as Error;
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            msg: 'unexpected error',
-            error: original instanceof Error ? original.stack : String(original),
-          }),
-        );
+        // The database is down or unreachable: a clean 503, not a bug (src/db/errors.ts).
+        if (isDatabaseUnavailable(original)) {
+          const reason = describeDbError(original);
+          (requestLog() ?? logger).warn({ reason }, 'database unavailable');
+          return serviceUnavailable();
+        }
+        (requestLog() ?? logger).error({ err: original }, 'unexpected error');
         return new AppError('INTERNAL_SERVER_ERROR', 'rest_internal_error', message);
       },
     },
   });
-  return { yoga, deps, bootstrap };
+  return { yoga, deps, bootstrap, logger };
 }

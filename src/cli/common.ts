@@ -1,10 +1,13 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Config } from '../config';
 import type { Db } from '../db/knex';
 
 /** What every command gets and how it reports. */
 
 export interface CommandContext {
   db: Db;
+  /** The configuration of the environment the command runs in (DATABASE_URL, SITE_URL …). */
+  config: Config;
   now: Date;
   /** Standard output: results (secrets included, once). */
   out: (line: string) => void;
@@ -15,6 +18,8 @@ export interface Command {
   usage: string;
   summary: string;
   options: NonNullable<ParseArgsConfig['options']>;
+  /** Names of the positional arguments the command takes (`import:csv FILE`), in order. */
+  positionals?: string[];
   run(ctx: CommandContext, values: Record<string, string | boolean | undefined>): Promise<void>;
 }
 
@@ -46,12 +51,21 @@ export function parseOptions(
   command: Command,
   args: string[],
 ): Record<string, string | boolean | undefined> {
+  const names = command.positionals ?? [];
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    const { values } = parseArgs({ args, options: command.options, strict: true });
-    return values as Record<string, string | boolean | undefined>;
+    parsed = parseArgs({ args, options: command.options, strict: true, allowPositionals: true });
   } catch (error) {
     throw usageError((error as Error).message);
   }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  if (parsed.positionals.length > names.length) {
+    throw usageError(`Unexpected argument "${parsed.positionals[names.length]}".`);
+  }
+  names.forEach((name, i) => {
+    if (parsed.positionals[i] !== undefined) values[name] = parsed.positionals[i];
+  });
+  return values;
 }
 
 export function required(values: Record<string, unknown>, name: string): string {

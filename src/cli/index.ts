@@ -2,17 +2,27 @@ import { ConfigError, loadConfig } from '../config';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { CliError, EXIT, parseOptions, type Command } from './common';
+import { exportCommands } from './export';
+import { importCommands } from './import';
+import { seedCommands } from './seed';
 import { tokenCommands } from './tokens';
 import { userCommands } from './users';
 
 /**
- * `npm run calendar -- <command> [options]`: users, API tokens and application passwords, on the
+ * `npm run calendar -- <command> [options]`: users, API tokens and application passwords,
+ * imports and exports (CSV, iCalendar) and demo data, on the
  * database of DATABASE_URL (migrated first). Results go to standard output (secrets once, when
  * created), errors to standard error. Exit codes: 0 ok, 1 other failure, 2 usage error
  * (unknown command or option, missing or invalid value), 3 unknown login or credential id.
  */
 
-const COMMANDS: Record<string, Command> = { ...userCommands, ...tokenCommands };
+const COMMANDS: Record<string, Command> = {
+  ...userCommands,
+  ...tokenCommands,
+  ...importCommands,
+  ...exportCommands,
+  ...seedCommands,
+};
 
 function help(): string {
   const lines = ['Usage: npm run calendar -- <command> [options]', '', 'Commands:'];
@@ -22,7 +32,8 @@ function help(): string {
   lines.push(
     '',
     'Uses DATABASE_URL like the server and applies pending migrations first.',
-    'Exit codes: 0 ok, 1 other failure, 2 usage error, 3 unknown login or id.',
+    'Exit codes: 0 ok, 1 other failure (import: some rows failed), 2 usage error,',
+    '3 unknown login or id.',
   );
   return lines.join('\n');
 }
@@ -48,7 +59,7 @@ export async function runCli(
     db = createDb({ databaseUrl: config.databaseUrl, poolMax: 1 });
     const applied = await migrateLatest(db);
     if (applied.length) console.error(`Applied ${applied.length} migration(s).`);
-    await command.run({ db, now: new Date(), out: (line) => console.log(line) }, values);
+    await command.run({ db, config, now: new Date(), out: (line) => console.log(line) }, values);
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CliError) {

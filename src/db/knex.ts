@@ -8,7 +8,20 @@ export type Dialect = 'mysql' | 'sqlite';
 export interface DbOptions {
   databaseUrl: string;
   poolMax?: number;
+  /** MySQL: give up opening a connection after this many ms (mysql2 `connectTimeout`). */
+  connectTimeoutMs?: number;
+  /**
+   * Give up waiting for a pooled connection after this many ms (Knex
+   * `acquireConnectionTimeout`): a request then fails fast with 503 instead of hanging.
+   */
+  acquireTimeoutMs?: number;
+  /** Where Knex's warnings go (a failed connection attempt, say); default: standard error. */
+  warn?: (message: string) => void;
 }
+
+/** Defaults of DB_CONNECT_TIMEOUT_MS and DB_ACQUIRE_TIMEOUT_MS (src/config.ts). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 
 /** The dialect a `DATABASE_URL` designates. */
 export function dialectOf(databaseUrl: string): Dialect {
@@ -38,7 +51,7 @@ function sqliteConfig(databaseUrl: string): Knex.Config {
   };
 }
 
-function mysqlConfig(databaseUrl: string, poolMax: number): Knex.Config {
+function mysqlConfig(databaseUrl: string, poolMax: number, connectTimeout: number): Knex.Config {
   const url = new URL(databaseUrl);
   return {
     client: 'mysql2',
@@ -53,16 +66,58 @@ function mysqlConfig(databaseUrl: string, poolMax: number): Knex.Config {
       dateStrings: true,
       timezone: 'Z',
       supportBigNumbers: true,
+      connectTimeout,
     },
     pool: { min: 0, max: poolMax },
   };
 }
 
+/**
+ * Knex logs every failed connection attempt with a stack; during an outage that is one per
+ * request. Keep the first line, and say it at most once per `everyMs` (with how many were
+ * suppressed) — the requests themselves still answer 503 and are logged as such. Other
+ * warnings pass through.
+ */
+export function quietWarnings(write: (message: string) => void, everyMs = 5_000) {
+  let last = 0;
+  let suppressed = 0;
+  return (message: unknown): void => {
+    const text = String(message).split('\n')[0]!.trim();
+    if (!/^(Acquire connection error|Connection Error)/.test(text)) return write(String(message));
+    const now = Date.now();
+    if (now - last < everyMs) {
+      suppressed++;
+      return;
+    }
+    last = now;
+    write(suppressed ? `${text} (and ${suppressed} more since the last one)` : text);
+    suppressed = 0;
+  };
+}
+
 /** Creates the one Knex instance of the process. */
-export function createDb({ databaseUrl, poolMax = 10 }: DbOptions): Db {
+export function createDb({
+  databaseUrl,
+  poolMax = 10,
+  connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS,
+  acquireTimeoutMs = DEFAULT_ACQUIRE_TIMEOUT_MS,
+  warn = (message) => console.warn(message),
+}: DbOptions): Db {
   const config =
     dialectOf(databaseUrl) === 'mysql'
-      ? mysqlConfig(databaseUrl, poolMax)
+      ? mysqlConfig(databaseUrl, poolMax, connectTimeoutMs)
       : sqliteConfig(databaseUrl);
-  return knexFactory(config);
+  return knexFactory({
+    ...config,
+    acquireConnectionTimeout: acquireTimeoutMs,
+    log: { warn: quietWarnings(warn) },
+  });
+}
+
+/** `DATABASE_URL` fit for logs: the password replaced. */
+export function redactedUrl(databaseUrl: string): string {
+  if (dialectOf(databaseUrl) !== 'mysql') return databaseUrl;
+  const url = new URL(databaseUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
 }

@@ -48,6 +48,8 @@ export async function migrateRollback(db: Db): Promise<string[]> {
 
 /** Names of migrations present on disk but not yet applied. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const [, pending] = (await db.migrate.list(config)) as [unknown[], { file: string }[]];
-  return pending.map((p) => p.file);
+  // With a custom migration source, Knex lists pending migrations as the source's own values:
+  // here, the names.
+  const [, pending] = (await db.migrate.list(config)) as [unknown[], (string | { file: string })[]];
+  return pending.map((p) => (typeof p === 'string' ? p : p.file));
 }

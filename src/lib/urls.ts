@@ -4,12 +4,17 @@ import type { Config } from '../config';
 
 export const NAMESPACE = 'calendar/events/v1';
 
-export function namespaceUrl(config: Config): string {
-  return `${config.siteUrl}${config.apiRoot}/${NAMESPACE}`;
+/**
+ * `{site}{api_root}/<namespace>`. REST addresses in responses use the namespace the request
+ * came in on (`tribe/events/v1` for a client of an alias): the REST adapter puts it in the
+ * context as `restNamespace`; everything else gets the canonical one.
+ */
+export function namespaceUrl(config: Config, namespace: string = NAMESPACE): string {
+  return `${config.siteUrl}${config.apiRoot}/${namespace}`;
 }
 
-export function restUrl(config: Config, path: string): string {
-  return `${namespaceUrl(config)}/${path}`;
+export function restUrl(config: Config, path: string, namespace: string = NAMESPACE): string {
+  return `${namespaceUrl(config, namespace)}/${path}`;
 }
 
 export function publicUrl(config: Config, path: string): string {

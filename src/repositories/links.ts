@@ -34,30 +34,41 @@ export async function linkedTerms(
   return normalizeRows<Linked<TermRow>>(rows);
 }
 
-/** Replaces an event's organizers, keeping the given order. */
+/**
+ * Replaces an event's organizers, keeping the given order. `fresh`: the event was inserted in
+ * this transaction and has no links yet — skipping the DELETE also skips its gap locks, on which
+ * concurrent creates deadlocked on MySQL (issue 6, W1).
+ */
 export async function setOrganizerLinks(
   q: Queryable,
   eventId: number,
   organizerIds: readonly number[],
+  fresh = false,
 ): Promise<void> {
-  await q('event_organizers').where({ event_id: eventId }).delete();
+  if (!fresh) await q('event_organizers').where({ event_id: eventId }).delete();
   if (organizerIds.length === 0) return;
   await q('event_organizers').insert(
     organizerIds.map((organizer_id, position) => ({ event_id: eventId, organizer_id, position })),
   );
 }
 
-/** Replaces an event's terms of one taxonomy, keeping the given order. Returns the ids dropped. */
+/**
+ * Replaces an event's terms of one taxonomy, keeping the given order. Returns the ids dropped.
+ * `fresh`: a brand-new event (no links to read or delete; see `setOrganizerLinks`).
+ */
 export async function setTermLinks(
   q: Queryable,
   eventId: number,
   taxonomy: Taxonomy,
   termIds: readonly number[],
+  fresh = false,
 ): Promise<number[]> {
-  const current: { term_id: number; position: number }[] = await q('event_terms')
-    .join('terms', 'terms.id', 'event_terms.term_id')
-    .select('event_terms.term_id', 'event_terms.position')
-    .where({ 'event_terms.event_id': eventId, 'terms.taxonomy': taxonomy });
+  const current: { term_id: number; position: number }[] = fresh
+    ? []
+    : await q('event_terms')
+        .join('terms', 'terms.id', 'event_terms.term_id')
+        .select('event_terms.term_id', 'event_terms.position')
+        .where({ 'event_terms.event_id': eventId, 'terms.taxonomy': taxonomy });
   const dropped = current.map((r) => Number(r.term_id)).filter((id) => !termIds.includes(id));
   if (current.length) {
     await q('event_terms')

@@ -25,12 +25,15 @@ export async function findByIds<T extends PostRow>(
   return normalizeRows<T>(await q(table).whereIn('id', ids));
 }
 
+/** `forUpdate`: lock the row until the transaction `q` ends (writes read what they change so). */
 export async function findById<T extends PostRow>(
   q: Queryable,
   table: PostTable,
   id: number,
+  forUpdate = false,
 ): Promise<T | undefined> {
-  const row = await q(table).where({ id }).first();
+  const query = q(table).where({ id });
+  const row = await (forUpdate ? query.forUpdate() : query).first();
   return row ? normalizeRow<T>(row) : undefined;
 }
 
@@ -38,8 +41,10 @@ export async function findBySlug<T extends PostRow>(
   q: Queryable,
   table: PostTable,
   slug: string,
+  forUpdate = false,
 ): Promise<T | undefined> {
-  const row = await q(table).where({ slug }).first();
+  const query = q(table).where({ slug });
+  const row = await (forUpdate ? query.forUpdate() : query).first();
   return row ? normalizeRow<T>(row) : undefined;
 }
 

@@ -23,8 +23,10 @@ export async function findTermOf(
   q: Queryable,
   taxonomy: Taxonomy,
   id: number,
+  forUpdate = false,
 ): Promise<TermRow | undefined> {
-  const row = await q('terms').where({ id, taxonomy }).first();
+  const query = q('terms').where({ id, taxonomy });
+  const row = await (forUpdate ? query.forUpdate() : query).first();
   return row ? normalizeRow<TermRow>(row) : undefined;
 }
 
@@ -130,6 +132,29 @@ export async function updateTermRow(q: Queryable, id: number, values: TermValues
 /** Deletes permanently; the foreign keys unlink events and lift children to the top level. */
 export async function deleteTermRow(q: Queryable, id: number): Promise<void> {
   await q('terms').where({ id }).delete();
+}
+
+/** Locks these term rows until the transaction `q` ends, in ascending id order. */
+export async function lockTerms(q: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const sorted = [...new Set(ids)].sort((x, y) => x - y);
+  await q('terms').select('id').whereIn('id', sorted).orderBy('id').forUpdate();
+}
+
+/** Adds one to (or takes one from) the counts of these terms; a count never goes below zero. */
+export async function shiftTermCounts(
+  q: Queryable,
+  ids: readonly number[],
+  delta: 1 | -1,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const count =
+    delta > 0
+      ? q.raw('?? + 1', ['count'])
+      : q.raw('CASE WHEN ?? > 0 THEN ?? - 1 ELSE 0 END', ['count', 'count']);
+  await q('terms')
+    .whereIn('id', [...ids])
+    .update({ count });
 }
 
 /** Recomputes `count` (events with status `publish` linked to the term) in one statement. */

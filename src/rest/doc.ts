@@ -1,50 +1,37 @@
+import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
+import { namespaceUrl } from '../lib/urls';
 import type { CompiledRoute } from './compile';
-import { templatePath } from './routes';
+import { SECURITY_SCHEMES, openApiPaths } from './openapi-paths';
+import { componentSchemas } from './openapi-schemas';
 
 /**
- * `GET /doc`: a minimal, valid OpenAPI 3 document built from the route table — every path with
- * its methods, path parameters and a success response. The full document (schemas, parameters,
- * error responses; CONTRACT §7) is generated from the same table in a later change.
+ * `GET /doc` (CONTRACT §7): the OpenAPI 3 document of a namespace, generated from the compiled
+ * route table (paths, methods, parameters, request bodies, responses: `openapi-paths.ts`) and
+ * the GraphQL schema (component schemas: `openapi-schemas.ts`). Nothing in it is written by
+ * hand but the presenters' wire rules. Built once per namespace when the schema is set
+ * (`index.ts`), never per request.
  */
 export function openApiDocument(
   config: Config,
+  schema: GraphQLSchema,
   routes: readonly CompiledRoute[],
   namespace: string,
 ): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    if (route.row.path === '') continue;
-    const path = templatePath(route.row.path);
-    const parameters = route.params
-      .filter((p) => p.in === 'path')
-      .map((p) => ({
-        name: p.name,
-        in: 'path',
-        required: true,
-        schema: { type: p.name === 'id' ? 'integer' : 'string' },
-      }));
-    for (const method of route.row.methods) {
-      paths[path] = {
-        ...paths[path],
-        [method.toLowerCase()]: {
-          summary: route.row.summary,
-          ...(parameters.length ? { parameters } : {}),
-          responses: { [String(route.row.status)]: { description: 'Success.' } },
-        },
-      };
-    }
-  }
   return {
     openapi: '3.0.0',
     info: {
       version: '1.0.0',
       title: 'Calendar events REST API',
       description:
-        'The legacy calendar REST interface: events, venues, organizers, categories and tags.',
+        'The legacy calendar REST interface: events, venues, organizers, categories and tags. ' +
+        'Reads are public; writes need an API token or an application password.',
     },
-    components: { schemas: {} },
-    servers: [{ url: `${config.siteUrl}${config.apiRoot}/${namespace}/` }],
-    paths,
+    components: {
+      schemas: componentSchemas(schema),
+      securitySchemes: SECURITY_SCHEMES,
+    },
+    servers: [{ url: `${namespaceUrl(config, namespace)}/` }],
+    paths: openApiPaths(schema, routes),
   };
 }

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
-import { statusOf } from '../errors';
+import { isDatabaseUnavailable } from '../db/errors';
+import { serviceUnavailable, statusOf } from '../errors';
 
 /**
  * Every REST failure as the contract's envelope (CONTRACT §5):
@@ -70,8 +71,12 @@ export function fromGraphQLError(error: ErrorLike): RestError | null {
   return null;
 }
 
-/** Any thrown value: AppErrors keep their code; anything else is a 500 (the caller logs it). */
+/**
+ * Any thrown value: AppErrors keep their code; an unreachable database (met while building the
+ * context, say) is a 503; anything else is a 500 (the caller logs it).
+ */
 export function fromThrown(error: unknown): RestError | null {
   if (error instanceof GraphQLError) return fromGraphQLError(error);
+  if (isDatabaseUnavailable(error)) return fromGraphQLError(serviceUnavailable());
   return null;
 }

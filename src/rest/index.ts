@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../config';
 import type { CompiledRoute } from './compile';
 import { argsDoc } from './describe';
@@ -39,18 +40,42 @@ export function namespaceIndex(
 }
 
 /**
+ * The bodies of `GET /` and `GET /doc` for each namespace the adapter serves, generated once
+ * when the schema is set (the plugin's `onSchemaChange`) from the table it routes with.
+ */
+export interface Descriptions {
+  namespaces: readonly string[];
+  index(namespace: string): Record<string, unknown>;
+  doc(namespace: string): Record<string, unknown>;
+}
+
+export function describeRoutes(
+  config: Config,
+  schema: GraphQLSchema,
+  routes: readonly CompiledRoute[],
+  namespaces: readonly string[],
+): Descriptions {
+  const index = new Map(namespaces.map((ns) => [ns, namespaceIndex(config, routes, ns)]));
+  const doc = new Map(namespaces.map((ns) => [ns, openApiDocument(config, schema, routes, ns)]));
+  return {
+    namespaces,
+    index: (ns) => index.get(ns)!,
+    doc: (ns) => doc.get(ns)!,
+  };
+}
+
+/**
  * The routes the adapter answers itself, `GET /` and `GET /doc`, for the namespace the request
  * came in on (or the one its `namespace` parameter names).
  */
 export function describeNamespace(
-  config: Config,
-  routes: readonly CompiledRoute[],
+  descriptions: Descriptions,
   route: CompiledRoute,
   query: URLSearchParams,
-  namespaces: { current: string; known: readonly string[] },
+  current: string,
 ): Reply {
-  const namespace = query.get('namespace') ?? namespaces.current;
-  if (!namespaces.known.includes(namespace)) {
+  const namespace = query.get('namespace') ?? current;
+  if (!descriptions.namespaces.includes(namespace)) {
     return errorReply(
       restError(404, 'rest_invalid_namespace', 'The specified namespace could not be found.'),
     );
@@ -63,9 +88,6 @@ export function describeNamespace(
       }),
     );
   }
-  const body =
-    route.row.path === ''
-      ? namespaceIndex(config, routes, namespace)
-      : openApiDocument(config, routes, namespace);
+  const body = route.row.path === '' ? descriptions.index(namespace) : descriptions.doc(namespace);
   return { status: 200, body };
 }

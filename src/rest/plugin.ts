@@ -2,14 +2,17 @@ import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { loggableTarget } from '../http/logger';
+import { requestInfo, requestLog } from '../http/request-info';
+import { requestTimeout, withTimeout } from '../http/timeout';
 import { NAMESPACE } from '../lib/urls';
 import { compileRoutes, type CompiledRoute } from './compile';
 import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';
-import { describeNamespace } from './index';
+import { describeNamespace, describeRoutes, type Descriptions } from './index';
 import { collectParams, type Params } from './params';
 import { present, rootValue } from './present';
 import { errorReply, listHeaders, toResponse, type Reply } from './respond';
-import { ROUTES, type HttpMethod } from './routes';
+import { ROUTES, type HttpMethod, type RouteRow } from './routes';
 import { variablesFor } from './variables';
 
 /**
@@ -30,9 +33,14 @@ interface Match {
   path: Record<string, string>;
 }
 
-export function useRest(config: Config): Plugin<Record<string, unknown>> {
+/** `table`: the route table to serve (tests pass a copy with extra rows). */
+export function useRest(
+  config: Config,
+  table: readonly RouteRow[] = ROUTES,
+): Plugin<Record<string, unknown>> {
   const namespaces = [NAMESPACE, ...config.namespaceAliases];
   let routes: CompiledRoute[] = [];
+  let descriptions: Descriptions | undefined;
   const sources = new Map<CompiledRoute, string>();
   let getEnveloped: ((context: Record<string, unknown>) => Enveloped) | undefined;
 
@@ -71,6 +79,7 @@ export function useRest(config: Config): Plugin<Record<string, unknown>> {
     serverContext: Record<string, unknown>,
     { route, path }: Match,
     params: Params,
+    namespace: string,
   ): Promise<Reply> {
     if (!getEnveloped) throw new Error('REST plugin used before Yoga initialised it');
     const variables: Record<string, unknown> = {};
@@ -81,7 +90,10 @@ export function useRest(config: Config): Plugin<Record<string, unknown>> {
     };
     const enveloped = getEnveloped(initial);
     const contextValue = (await enveloped.contextFactory()) as unknown as AppContext;
-    const headers = { 'X-Request-Id': contextValue.requestId };
+    // REST addresses in the result use the namespace the request came in on.
+    contextValue.restNamespace = namespace;
+    // X-Request-Id and the security headers are set on every response by src/http/plugin.ts.
+    const headers: Record<string, string> = {};
     try {
       Object.assign(variables, variablesFor(route, path, params));
     } catch (err) {
@@ -99,7 +111,7 @@ export function useRest(config: Config): Plugin<Record<string, unknown>> {
     if (error) {
       const mapped = fromGraphQLError(error);
       if (!mapped || mapped.status >= 500) {
-        log(contextValue.requestId, request, error.originalError ?? error);
+        log(request, error.originalError ?? error);
       }
       return errorReply(mapped ?? internalError(), headers);
     }
@@ -132,16 +144,19 @@ export function useRest(config: Config): Plugin<Record<string, unknown>> {
       found = null; // undecodable percent-encoding in the path
     }
     if (found === null || found === 'no-method') return errorReply(noRoute());
+    requestInfo(request).route = found.route.row.path || '/';
     const allow = { Allow: allowed(located.rest) };
     if (!found.route.document) {
-      const reply = describeNamespace(config, routes, found.route, url.searchParams, {
-        current: located.namespace,
-        known: namespaces,
-      });
+      const reply = describeNamespace(
+        descriptions!,
+        found.route,
+        url.searchParams,
+        located.namespace,
+      );
       return { ...reply, headers: { ...allow, ...reply.headers } };
     }
     const params = await collectParams(request, url, config.maxBodyBytes);
-    const reply = await execute(request, serverContext, found, params);
+    const reply = await execute(request, serverContext, found, params, located.namespace);
     return { ...reply, headers: { ...allow, ...reply.headers } };
   }
 
@@ -150,17 +165,23 @@ export function useRest(config: Config): Plugin<Record<string, unknown>> {
       getEnveloped = yoga.getEnveloped as unknown as typeof getEnveloped;
     },
     onSchemaChange({ schema }: { schema: GraphQLSchema }) {
-      routes = compileRoutes(schema, ROUTES);
+      routes = compileRoutes(schema, table);
+      descriptions = describeRoutes(config, schema, routes, namespaces);
       sources.clear();
       for (const route of routes) if (route.document) sources.set(route, print(route.document));
     },
     async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       let reply: Reply | null;
       try {
-        reply = await dispatch(request, url, serverContext as Record<string, unknown>);
+        // REQUEST_TIMEOUT_MS: 503 rest_request_timeout when the answer takes longer.
+        reply = await withTimeout(
+          dispatch(request, url, serverContext as Record<string, unknown>),
+          config.requestTimeoutMs,
+          () => requestTimeout(config.requestTimeoutMs),
+        );
       } catch (err) {
         const mapped = fromThrown(err);
-        if (!mapped) log(request.headers.get('x-request-id') ?? undefined, request, err);
+        if (!mapped) log(request, err);
         reply = errorReply(mapped ?? internalError());
       }
       if (reply) endResponse(toResponse(fetchAPI.Response, reply, request.method === 'HEAD'));
@@ -168,15 +189,10 @@ export function useRest(config: Config): Plugin<Record<string, unknown>> {
   };
 }
 
-function log(requestId: string | undefined, request: Request, error: unknown): void {
-  console.error(
-    JSON.stringify({
-      level: 'error',
-      msg: 'REST request failed',
-      request_id: requestId,
-      method: request.method,
-      url: request.url,
-      error: error instanceof Error ? error.stack : String(error),
-    }),
+/** Logged with the request id (src/http/request-info.ts); secret query values redacted. */
+function log(request: Request, error: unknown): void {
+  requestLog()?.error(
+    { method: request.method, path: loggableTarget(new URL(request.url)), err: error },
+    'REST request failed',
   );
 }

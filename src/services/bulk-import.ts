@@ -50,6 +50,21 @@ export interface BulkEventRecord extends BulkPublishing {
   tag_ids?: readonly number[] | null;
 }
 
+/** Hooks for importers that call `bulkImportEvents` once per chunk of a larger stream. */
+export interface BulkEventOptions extends BulkOptions {
+  /**
+   * Runs inside each batch's transaction once its events and links are written, with their ids
+   * in record order and the batch's offset, so what an importer records about them (external
+   * ids) commits or rolls back with them.
+   */
+  afterBatch?: (trx: Queryable, ids: number[], offset: number) => Promise<void>;
+  /**
+   * When given, the import adds the terms it linked to this set and leaves their counts to the
+   * caller (one refresh at the end of many calls) instead of refreshing them itself.
+   */
+  deferredTermCounts?: Set<number>;
+}
+
 export interface BulkResult {
   /** Ids of the imported records, in record order. */
   ids: number[];
@@ -130,6 +145,7 @@ async function writeBatch(
   config: Config,
   prepared: PreparedEvent[],
   offset: number,
+  afterBatch?: BulkEventOptions['afterBatch'],
 ): Promise<number[]> {
   await checkTerms(trx, prepared, offset, 'category');
   await checkTerms(trx, prepared, offset, 'tag');
@@ -163,6 +179,7 @@ async function writeBatch(
       })),
     ]),
   );
+  await afterBatch?.(trx, ids, offset);
   return ids;
 }
 
@@ -176,16 +193,17 @@ export async function bulkImportEvents(
   db: Db,
   config: Config,
   records: Iterable<BulkEventRecord> | AsyncIterable<BulkEventRecord>,
-  options: BulkOptions = {},
+  options: BulkEventOptions = {},
 ): Promise<BulkResult> {
   const started = performance.now();
   const size = batchSizeOf(options);
   const ctx = await importContext(db, config, options);
   const dates = new EventDateReader(config.siteTimezone, options.now ?? new Date());
   const ids: number[] = [];
-  const touchedTerms = new Set<number>();
+  const touchedTerms = options.deferredTermCounts ?? new Set<number>();
+  const refreshCounts = options.deferredTermCounts ? async () => undefined : refreshTermCountsOf;
   const write = async (prepared: PreparedEvent[], offset: number): Promise<void> => {
-    const fn = (trx: Queryable) => writeBatch(trx, config, prepared, offset);
+    const fn = (trx: Queryable) => writeBatch(trx, config, prepared, offset, options.afterBatch);
     ids.push(...(await inBatch(db, offset, prepared.length, fn)));
     for (const p of prepared) {
       for (const id of [...p.categories, ...p.tags]) touchedTerms.add(id);
@@ -204,7 +222,7 @@ export async function bulkImportEvents(
 }
 
 /** Recounts in statements of 500 terms, so the IN lists stay small on every dialect. */
-async function refreshCounts(db: Db, termIds: number[]): Promise<void> {
+export async function refreshTermCountsOf(db: Db, termIds: number[]): Promise<void> {
   for (let i = 0; i < termIds.length; i += 500) {
     await refreshTermCounts(db, termIds.slice(i, i + 500));
   }

@@ -50,14 +50,23 @@ export interface EventList extends Envelope {
 }
 
 /**
- * One page of events: a count, then the page only when it has rows, so an empty list or a page
- * past the end costs one query. Page rows prime the event loader for `parent` lookups.
+ * One page of events: a count (index-only through `events_window_index`), then the page only
+ * when it has rows, so an empty list or a page past the end costs one query. Page rows prime the
+ * event loader for `parent` lookups.
  */
 export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
   const args = withoutEmptyLists(raw);
   const { filter, paged, dates } = await resolveEventFilter(ctx, args);
   const total = await countEvents(ctx.db, filter);
-  const env = envelope(ctx.config, 'event', 'events', paged, total, echo(ctx, args, dates));
+  const env = envelope(
+    ctx.config,
+    'event',
+    'events',
+    paged,
+    total,
+    echo(ctx, args, dates),
+    ctx.restNamespace,
+  );
   const events =
     total > paged.offset ? await findEventPage(ctx.db, filter, paged.perPage, paged.offset) : [];
   primeAll(ctx.loaders.event, events);

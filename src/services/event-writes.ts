@@ -11,9 +11,11 @@ import { deletePost, findById, findBySlug, insertPost, updatePost } from '../rep
 import type { Queryable } from '../repositories/queryable';
 import type { EventRow, Taxonomy } from '../repositories/rows';
 import { eventChanges, type EventInput } from './event-input';
+import { nameLocks } from './linked-posts';
 import { organizerForEvent, type EventOrganizerInput } from './organizers';
 import { has, modifiedNow } from './post-fields';
-import { refreshTermCounts, termsForEvent } from './terms';
+import { transact, type NameLock } from './retry';
+import { lockTermRows, moveTermCounts, termsForEvent } from './terms';
 import { venueForEvent, type EventVenueInput } from './venues';
 
 /**
@@ -27,14 +29,16 @@ import { venueForEvent, type EventVenueInput } from './venues';
 export type EventKey = { id: number } | { slug: string };
 
 export async function createEvent(ctx: AppContext, input: EventInput): Promise<EventRow> {
-  const id = await ctx.db.transaction(async (trx) => {
+  const names = [...slugName(input.slug || input.title), ...inlineNames(input)];
+  const id = await transact(ctx.db, { names }, async (trx) => {
     const values = await eventChanges(ctx, trx, input, null);
     assertCanCreate(ctx);
     assertCanAttribute(ctx, values.author_id);
     if (has(input, 'venue')) values.venue_id = await venueId(ctx, trx, input.venue);
     const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
     const eventId = await insertPost(trx, 'events', { ...values, ...stamps });
-    await writeLinks(ctx, trx, eventId, input, [], true);
+    const counted = { terms: [], published: false, fresh: true };
+    await writeLinks(ctx, trx, eventId, input, counted, values.status === 'publish');
     return eventId;
   });
   return reread(ctx, id);
@@ -46,7 +50,8 @@ export async function updateEvent(
   key: EventKey,
   input: EventInput,
 ): Promise<EventRow> {
-  const id = await ctx.db.transaction(async (trx) => {
+  const names = [...slugName(input.slug), ...inlineNames(input)];
+  const id = await transact(ctx.db, { names }, async (trx) => {
     const current = await lookup(trx, key);
     const changes = await eventChanges(ctx, trx, input, current);
     assertCanEdit(ctx, current);
@@ -54,8 +59,13 @@ export async function updateEvent(
     if (has(input, 'venue')) changes.venue_id = await venueId(ctx, trx, input.venue);
     const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
     await updatePost(trx, 'events', current.id, { ...changes, ...stamps });
-    const statusChanged = changes.status !== undefined && changes.status !== current.status;
-    await writeLinks(ctx, trx, current.id, input, await termIdsOf(trx, current.id), statusChanged);
+    const counted = {
+      terms: await termIdsOf(trx, current.id),
+      published: current.status === 'publish',
+      fresh: false,
+    };
+    const published = (changes.status ?? current.status) === 'publish';
+    await writeLinks(ctx, trx, current.id, input, counted, published);
     return current.id;
   });
   return reread(ctx, id);
@@ -70,18 +80,19 @@ export async function deleteEvent(
   key: EventKey,
   force: boolean,
 ): Promise<EventRow> {
-  const before = await ctx.db.transaction(async (trx) => {
+  const before = await transact(ctx.db, async (trx) => {
     const current = await lookup(trx, key);
     assertCanDelete(ctx, current);
     if (current.status === 'trash' && !force) throw inTrash('event');
-    const termIds = await termIdsOf(trx, current.id);
+    // Counts are of published events: a trashed or deleted one no longer counts.
+    const counted = current.status === 'publish' ? await termIdsOf(trx, current.id) : [];
+    await lockTermRows(trx, counted);
     if (force) await deletePost(trx, 'events', current.id);
     else {
       const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
       await updatePost(trx, 'events', current.id, { status: 'trash', ...stamps });
     }
-    // Counts are of published events: a trashed or deleted one no longer counts.
-    if (termIds.length) await refreshTermCounts(trx, termIds);
+    await moveTermCounts(trx, counted, []);
     return current;
   });
   if (!force) return reread(ctx, before.id);
@@ -89,11 +100,12 @@ export async function deleteEvent(
   return before;
 }
 
+/** The event a write changes, locked until its transaction ends (`retry.ts`). */
 async function lookup(q: Queryable, key: EventKey): Promise<EventRow> {
   const row =
     'id' in key
-      ? await findById<EventRow>(q, 'events', key.id)
-      : await findBySlug<EventRow>(q, 'events', key.slug);
+      ? await findById<EventRow>(q, 'events', key.id, true)
+      : await findBySlug<EventRow>(q, 'events', key.slug, true);
   if (!row) throw notFound('event', 'id' in key ? key.id : key.slug);
   return row;
 }
@@ -103,6 +115,25 @@ async function reread(ctx: AppContext, id: number): Promise<EventRow> {
   const row = await ctx.loaders.event.load(id);
   if (!row) throw new Error(`event ${id} vanished after its write`);
   return row;
+}
+
+/**
+ * The title or slug a new slug is made from: locked first, so that parallel creates of one title
+ * pick their `-2`, `-3` … in turn instead of colliding on the unique index and retrying.
+ */
+function slugName(source: string | null | undefined): NameLock[] {
+  return source ? [{ scope: 'events', name: source }] : [];
+}
+
+/** Venues and organizers the write may create by name: their names are locked first. */
+function inlineNames(input: EventInput): NameLock[] {
+  const named = (item: { id?: number | null } | null | undefined): boolean =>
+    !!item && (item.id === undefined || item.id === null);
+  const venue = input.venue && named(input.venue) ? nameLocks('venues', input.venue.venue) : [];
+  const organizers = (input.organizer ?? [])
+    .filter(named)
+    .flatMap((item) => nameLocks('organizers', item.organizer));
+  return [...venue, ...organizers];
 }
 
 /** An input with nothing in it (`{}`, `{id: 0}`) means "no venue/organizer", like null. */
@@ -118,14 +149,28 @@ async function venueId(
   return input && !isBlank(input) ? venueForEvent(ctx, q, input) : null;
 }
 
-/** Organizers, venue aside (it is a column), and categories/tags present in the input. */
+/**
+ * What an event counted for before a write: its terms, and whether it was published; `fresh`
+ * when it was inserted by this write (it has no links to replace).
+ */
+interface Counted {
+  terms: number[];
+  published: boolean;
+  fresh: boolean;
+}
+
+/**
+ * Organizers, venue aside (it is a column), and categories/tags present in the input; then the
+ * counts of the terms the event joined or left, or all of its terms when it was published or
+ * unpublished.
+ */
 async function writeLinks(
   ctx: AppContext,
   q: Queryable,
   eventId: number,
   input: EventInput,
-  termsBefore: number[],
-  statusChanged: boolean,
+  was: Counted,
+  published: boolean,
 ): Promise<void> {
   if (has(input, 'organizer')) {
     const ids: number[] = [];
@@ -134,24 +179,27 @@ async function writeLinks(
       const id = await organizerForEvent(ctx, q, item);
       if (!ids.includes(id)) ids.push(id);
     }
-    await setOrganizerLinks(q, eventId, ids);
+    await setOrganizerLinks(q, eventId, ids, was.fresh);
   }
   const taxonomies: [keyof EventInput & ('categories' | 'tags'), Taxonomy][] = [
     ['categories', 'category'],
     ['tags', 'tag'],
   ];
-  let termsChanged = false;
+  const wanted: [Taxonomy, number[]][] = [];
   for (const [field, taxonomy] of taxonomies) {
     if (!has(input, field)) continue;
     const items = (input[field] ?? []).map((s) => s.trim()).filter((s) => s !== '');
-    const ids = items.length ? await termsForEvent(ctx, q, taxonomy, items) : [];
-    await setTermLinks(q, eventId, taxonomy, ids);
-    termsChanged = true;
+    wanted.push([taxonomy, items.length ? await termsForEvent(ctx, q, taxonomy, items) : []]);
   }
-  if (!termsChanged && !statusChanged) return;
-  // Old ∪ new: terms the event left lose it from their count, new ones gain it.
-  const affected = [...new Set([...termsBefore, ...(await termIdsOf(q, eventId))])];
-  if (affected.length) await refreshTermCounts(q, affected);
+  if (!wanted.length && was.published === published) return;
+  // Every term whose count may change is locked before linking, so parallel writes on one term
+  // queue instead of deadlocking on the links' foreign-key locks.
+  await lockTermRows(q, [...was.terms, ...wanted.flatMap(([, ids]) => ids)]);
+  for (const [taxonomy, ids] of wanted) await setTermLinks(q, eventId, taxonomy, ids, was.fresh);
+  // A fresh event's links are exactly the ones just written: no need to read them back.
+  const linked = wanted.flatMap(([, ids]) => ids);
+  const now = !wanted.length ? was.terms : was.fresh ? linked : await termIdsOf(q, eventId);
+  await moveTermCounts(q, was.published ? was.terms : [], published ? now : []);
 }
 
 async function termIdsOf(q: Queryable, eventId: number): Promise<number[]> {

@@ -82,7 +82,15 @@ export async function listLinked<Row extends PostRow>(
     echo.push(['status', filter.statuses.join(',')]);
   }
   const total = await countLinkedPosts(ctx.db, kind.table, filter);
-  const env = envelope(ctx.config, kind.resource, kind.table, paged, total, echo);
+  const env = envelope(
+    ctx.config,
+    kind.resource,
+    kind.table,
+    paged,
+    total,
+    echo,
+    ctx.restNamespace,
+  );
   const rows =
     paged.offset < total
       ? await pageLinkedPosts<Row>(ctx.db, kind.table, filter, paged.perPage, paged.offset)

@@ -21,9 +21,11 @@ import {
   requireText,
   resolveImage,
   richText,
+  TEXT_BYTES_MAX,
   uniqueSlug,
   type PublishingInput,
 } from './post-fields';
+import { transact, type NameLock } from './retry';
 import { asSingleRead } from './single-read';
 import { assertReadable } from './visibility';
 
@@ -51,6 +53,7 @@ export interface LinkedKind<Row extends PostRow, Input extends LinkedInput> {
 /** A record identified by id (`venue(id:)`) or by slug (`venue_by_slug(slug:)`). */
 export type RecordKey = number | string;
 
+/** The record a write changes, locked until its transaction ends. */
 async function findRecord<Row extends PostRow>(
   q: Queryable,
   kind: LinkedKind<Row, LinkedInput>,
@@ -58,8 +61,8 @@ async function findRecord<Row extends PostRow>(
 ): Promise<Row> {
   const row =
     typeof key === 'number'
-      ? await findById<Row>(q, kind.table, key)
-      : await findBySlug<Row>(q, kind.table, key);
+      ? await findById<Row>(q, kind.table, key, true)
+      : await findBySlug<Row>(q, kind.table, key, true);
   if (!row) throw notFound(kind.resource, key);
   return row;
 }
@@ -79,9 +82,13 @@ export async function readLinked<Row extends PostRow>(
   return asSingleRead(row);
 }
 
-/** Runs one write in one transaction, then drops the request's cached rows. */
-async function write<T>(ctx: AppContext, fn: (q: Queryable) => Promise<T>): Promise<T> {
-  const result = await ctx.db.transaction((trx) => fn(trx));
+/** Runs one write in one transaction (see `retry.ts`), then drops the request's cached rows. */
+async function write<T>(
+  ctx: AppContext,
+  names: NameLock[],
+  fn: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  const result = await transact(ctx.db, { names }, fn);
   refreshLoaders(ctx);
   return result;
 }
@@ -100,7 +107,9 @@ async function commonColumns(
   const cols: Record<string, unknown> = modifiedNow(zone, ctx.now());
   // description/excerpt are NOT NULL without a default (TEXT columns cannot have one in MySQL).
   if (creating || has(input, 'description')) cols.description = richText(input.description);
-  if (creating || has(input, 'excerpt')) cols.excerpt = richText(input.excerpt);
+  if (creating || has(input, 'excerpt')) {
+    cols.excerpt = richText(input.excerpt, 'excerpt', TEXT_BYTES_MAX);
+  }
   // Fields that cannot be cleared treat null as absent.
   if (creating || input.status != null) cols.status = effectiveStatus(ctx.viewer, input.status);
   if (input.author != null) cols.author_id = await checkAuthor(q, input.author);
@@ -153,12 +162,21 @@ export async function createLinked<Row extends PostRow, Input extends LinkedInpu
   if (input[kind.resource] === undefined || input[kind.resource] === null) {
     throw new MissingParamError([kind.resource]);
   }
-  return write(ctx, (q) =>
+  return write(ctx, nameLocks(kind.table, input[kind.resource]), (q) =>
     createOrReuse(ctx, q, kind, input, (cols) => {
       assertCanCreate(ctx);
       assertCanAttribute(ctx, cols.author_id as number);
     }),
   );
+}
+
+/**
+ * The name lock a create-or-reuse of a record named `name` needs (none without a name): taken
+ * before the transaction reads anything, so the de-duplicating lookup sees every committed
+ * record of that name (`retry.ts`).
+ */
+export function nameLocks(table: LinkedTable, name: unknown): NameLock[] {
+  return typeof name === 'string' ? [{ scope: table, name }] : [];
 }
 
 /** Partial update: only fields present change; renaming to another record's name is fine. */
@@ -168,7 +186,7 @@ export async function updateLinked<Row extends PostRow, Input extends LinkedInpu
   key: RecordKey,
   input: Input,
 ): Promise<Row> {
-  return write(ctx, async (q) => {
+  return write(ctx, [], async (q) => {
     const row = await findRecord(q, kind, key);
     const cols = { ...(await commonColumns(ctx, q, input, false)), ...kind.ownColumns(input) };
     if (has(input, kind.resource)) cols.title = requireText(kind.resource, input[kind.resource]);
@@ -195,7 +213,7 @@ export async function deleteLinked<Row extends PostRow>(
   key: RecordKey,
   force: boolean,
 ): Promise<Row> {
-  return write(ctx, async (q) => {
+  return write(ctx, [], async (q) => {
     const row = await findRecord(q, kind, key);
     assertCanDelete(ctx, row);
     if (force) {

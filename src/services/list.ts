@@ -46,10 +46,12 @@ export function envelope(
   paged: Paging,
   total: number,
   query: [string, string][],
+  /** REST namespace of the links (the request's, see `AppContext.restNamespace`). */
+  namespace?: string,
 ): Envelope {
   const totalPages = total === 0 ? 0 : Math.ceil(total / paged.perPage);
   if (paged.page > 1 && paged.page > totalPages) throw pageNotFound(resource);
-  const base = `${restUrl(config, collection)}/`;
+  const base = `${restUrl(config, collection, namespace)}/`;
   const withPaging = (page: number | null): [string, string][] => [
     ...(page === null ? [] : ([['page', String(page)]] as [string, string][])),
     ['per_page', String(paged.perPage)],

@@ -13,7 +13,7 @@ import {
   type RecordKey,
 } from './linked-posts';
 import type { Envelope } from './list';
-import { has } from './post-fields';
+import { has, maxChars, TEXT_MAX } from './post-fields';
 
 /** Organizers: their own columns; everything else is the shared linked-post logic. */
 
@@ -38,9 +38,9 @@ export interface OrganizerList extends Envelope {
 
 function organizerColumns(input: OrganizerInput): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
-  if (has(input, 'phone')) cols.phone = input.phone ?? '';
+  if (has(input, 'phone')) cols.phone = maxChars('phone', input.phone ?? '', TEXT_MAX);
   // Any string: the reference checks no e-mail format, and clients rely on that.
-  if (has(input, 'email')) cols.email = input.email ?? '';
+  if (has(input, 'email')) cols.email = maxChars('email', input.email ?? '', TEXT_MAX);
   return cols;
 }
 

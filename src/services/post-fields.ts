@@ -27,16 +27,47 @@ export interface PublishingInput {
   image?: string | null;
 }
 
-/** A required or optional plain-text name: trimmed, non-empty. */
-export function requireText(name: string, value: string | null | undefined): string {
-  const text = (value ?? '').trim();
-  if (text === '') throw invalid(name, 'must be a non-empty string');
+/**
+ * Column sizes (migrations): a longer value is a 400 on both databases — never a MySQL "data
+ * too long" error (a 500) nor a value SQLite would keep and MySQL refuse. VARCHAR sizes count
+ * characters (code points), TEXT sizes bytes.
+ */
+export const TITLE_MAX = 500;
+export const TEXT_MAX = 255;
+export const URL_MAX = 2048;
+export const TEXT_BYTES_MAX = 65_535;
+export const MEDIUMTEXT_BYTES_MAX = 16_777_215;
+
+export function maxChars(name: string, text: string, max: number): string {
+  if (text.length > max && Array.from(text).length > max) {
+    throw invalid(name, `must be at most ${max} characters`);
+  }
   return text;
 }
 
-/** Description/excerpt: null clears; HTML sanitised to the allowlist. */
-export function richText(value: string | null | undefined): string {
-  return value ? sanitizeRichText(value) : '';
+export function maxBytes(name: string, text: string, max: number): string {
+  if (Buffer.byteLength(text) > max) throw invalid(name, `must be at most ${max} bytes`);
+  return text;
+}
+
+/** A required or optional plain-text name: trimmed, non-empty, at most `max` characters. */
+export function requireText(
+  name: string,
+  value: string | null | undefined,
+  max = TITLE_MAX,
+): string {
+  const text = (value ?? '').trim();
+  if (text === '') throw invalid(name, 'must be a non-empty string');
+  return maxChars(name, text, max);
+}
+
+/** Description/excerpt: null clears; HTML sanitised to the allowlist; size of its column. */
+export function richText(
+  value: string | null | undefined,
+  name = 'description',
+  limit = MEDIUMTEXT_BYTES_MAX,
+): string {
+  return value ? maxBytes(name, sanitizeRichText(value), limit) : '';
 }
 
 /** A slug unique in `table`: from the given slug or the title, `-2`, `-3` … when taken. */
@@ -120,7 +151,7 @@ export function modifiedNow(
 
 /** `""`/null clears; otherwise an absolute http(s) URL. */
 export function checkWebsite(name: string, value: string | null | undefined): string {
-  const text = (value ?? '').trim();
+  const text = maxChars(name, (value ?? '').trim(), URL_MAX);
   if (text === '') return '';
   if (!isHttpUrl(text)) throw invalid(name, 'must be an absolute http(s) URL or empty');
   return text;
@@ -142,7 +173,7 @@ export async function resolveImage(
   name: string,
   value: string | null | undefined,
 ): Promise<number | null> {
-  const text = (value ?? '').trim();
+  const text = maxChars(name, (value ?? '').trim(), URL_MAX);
   if (text === '') return null;
   if (/^\d+$/.test(text)) {
     const [image] = await findImagesByIds(q, [Number(text)]);

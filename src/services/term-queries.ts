@@ -109,7 +109,15 @@ export async function listTerms(
     paged.perPage,
     paged.offset,
   );
-  const env = envelope(ctx.config, taxonomy, COLLECTION[taxonomy], paged, total, echo);
+  const env = envelope(
+    ctx.config,
+    taxonomy,
+    COLLECTION[taxonomy],
+    paged,
+    total,
+    echo,
+    ctx.restNamespace,
+  );
   primeAll(ctx.loaders.term, rows);
   return { ...env, rows };
 }
@@ -152,13 +160,14 @@ export interface TermUrls {
   up: string | null;
 }
 
-export function termUrls(config: Config, row: TermRow): TermUrls {
+/** `namespace`: the REST namespace of the links (the request's, `AppContext.restNamespace`). */
+export function termUrls(config: Config, row: TermRow, namespace?: string): TermUrls {
   const collection = COLLECTION[row.taxonomy];
   const parent = row.taxonomy === 'category' ? row.parent_id : null;
   return {
-    self: restUrl(config, `${collection}/${row.id}`),
-    collection: restUrl(config, collection),
-    up: parent ? restUrl(config, `${collection}/${parent}`) : null,
+    self: restUrl(config, `${collection}/${row.id}`, namespace),
+    collection: restUrl(config, collection, namespace),
+    up: parent ? restUrl(config, `${collection}/${parent}`, namespace) : null,
   };
 }
 

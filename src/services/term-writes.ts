@@ -13,7 +13,8 @@ import {
   updateTermRow,
   type TermValues,
 } from '../repositories/terms';
-import { has } from './post-fields';
+import { has, maxBytes, TEXT_BYTES_MAX } from './post-fields';
+import { transact, type NameLock } from './retry';
 import { uniqueTermSlug } from './terms';
 
 /**
@@ -37,6 +38,11 @@ function checkName(value: string | null | undefined): string {
   if (name === '') throw invalid('name', 'must be a non-empty string');
   if (name.length > NAME_MAX) throw invalid('name', `must be at most ${NAME_MAX} characters`);
   return name;
+}
+
+/** Sanitised HTML that fits its TEXT column. */
+function termDescription(value: string | null | undefined): string {
+  return maxBytes('description', sanitizeRichText(value ?? ''), TEXT_BYTES_MAX);
 }
 
 /** A sent slug must be non-empty (the reference rejects `""`); null means "generate". */
@@ -86,6 +92,11 @@ async function checkNameFree(
     throw invalid('name', 'a term with this name already exists');
 }
 
+/** A new or renamed term's name is locked first, so the duplicate-name check sees every commit. */
+function nameLock(taxonomy: Taxonomy, name: string | undefined): NameLock[] {
+  return name === undefined ? [] : [{ scope: `terms:${taxonomy}`, name }];
+}
+
 async function reload(q: Queryable, id: number): Promise<TermRow> {
   const row = await findTermById(q, id);
   if (!row) throw new Error(`term ${id} vanished inside its own transaction`);
@@ -101,9 +112,9 @@ export async function createTerm(
   const name = checkName(input.name);
   // The reference rejects a present-but-empty description on create.
   if (input.description === '') throw invalid('description', 'must be a non-empty string');
-  const description = sanitizeRichText(input.description ?? '');
+  const description = termDescription(input.description);
   const slug = checkSlug(input.slug);
-  const row = await ctx.db.transaction(async (trx) => {
+  const row = await transact(ctx.db, { names: nameLock(taxonomy, name) }, async (trx) => {
     const parentId = await checkParent(trx, taxonomy, input.parent, null);
     authorize(ctx);
     await checkNameFree(trx, taxonomy, name, parentId);
@@ -129,8 +140,8 @@ export async function updateTerm(
 ): Promise<TermRow> {
   const name = has(input, 'name') ? checkName(input.name) : undefined;
   const slug = has(input, 'slug') ? checkSlug(input.slug) : undefined;
-  const row = await ctx.db.transaction(async (trx) => {
-    const current = await findTermOf(trx, taxonomy, id);
+  const row = await transact(ctx.db, { names: nameLock(taxonomy, name) }, async (trx) => {
+    const current = await findTermOf(trx, taxonomy, id, true);
     if (!current) throw notFound(taxonomy, id);
     const parentId = has(input, 'parent')
       ? await checkParent(trx, taxonomy, input.parent, id)
@@ -138,7 +149,7 @@ export async function updateTerm(
     authorize(ctx);
     const values: TermValues = {};
     if (name !== undefined) values.name = name;
-    if (has(input, 'description')) values.description = sanitizeRichText(input.description ?? '');
+    if (has(input, 'description')) values.description = termDescription(input.description);
     if (has(input, 'parent')) values.parent_id = parentId;
     if (name !== undefined || has(input, 'parent'))
       await checkNameFree(trx, taxonomy, name ?? current.name, parentId, id);
@@ -158,8 +169,8 @@ export async function deleteTerm(
   taxonomy: Taxonomy,
   id: number,
 ): Promise<TermRow> {
-  const row = await ctx.db.transaction(async (trx) => {
-    const current = await findTermOf(trx, taxonomy, id);
+  const row = await transact(ctx.db, async (trx) => {
+    const current = await findTermOf(trx, taxonomy, id, true);
     if (!current) throw notFound(taxonomy, id);
     authorize(ctx);
     await deleteTermRow(trx, id);

@@ -7,7 +7,9 @@ import {
   existingTermIds,
   findTermsBySlugOrName,
   insertTerm,
+  lockTerms,
   recountTerms,
+  shiftTermCounts,
   termSlugsLike,
 } from '../repositories/terms';
 
@@ -83,6 +85,33 @@ export async function termsForEvent(
     ids.push(id);
   }
   return [...new Set(ids)];
+}
+
+/**
+ * Locks these terms until the transaction `q` ends (in id order, so writers never wait for each
+ * other in a circle): event writes take it before changing links that move the terms' counts.
+ */
+export async function lockTermRows(q: Queryable, termIds: readonly number[]): Promise<void> {
+  await lockTerms(q, termIds);
+}
+
+/**
+ * One event's share of the counts: it counted for `before` and now counts for `after` (each
+ * empty when the event is not published), so the terms it left lose one and those it joined
+ * gain one. Only the event's own links are read — never other events' rows, which a recount
+ * would lock — and the terms must be locked first (`lockTermRows`).
+ */
+export async function moveTermCounts(
+  q: Queryable,
+  before: readonly number[],
+  after: readonly number[],
+): Promise<void> {
+  const was = new Set(before);
+  const now = new Set(after);
+  const joined = [...now].filter((id) => !was.has(id));
+  const left = [...was].filter((id) => !now.has(id));
+  await shiftTermCounts(q, joined, 1);
+  await shiftTermCounts(q, left, -1);
 }
 
 /** Recomputes `terms.count` (published events using the term) for these terms, inside `q`. */

@@ -14,7 +14,7 @@ import {
   type RecordKey,
 } from './linked-posts';
 import type { Envelope } from './list';
-import { has } from './post-fields';
+import { has, maxChars, TEXT_MAX } from './post-fields';
 
 /** Venues: their own columns; everything else is the shared linked-post logic. */
 
@@ -69,7 +69,9 @@ function coordinate(name: string, value: number | null | undefined, limit: numbe
 
 function venueColumns(input: VenueInput): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
-  for (const column of TEXT_COLUMNS) if (has(input, column)) cols[column] = input[column] ?? '';
+  for (const column of TEXT_COLUMNS) {
+    if (has(input, column)) cols[column] = maxChars(column, input[column] ?? '', TEXT_MAX);
+  }
   // Flags cannot be cleared: null leaves them (the columns default to true on create).
   if (input.show_map != null) cols.show_map = input.show_map;
   if (input.show_map_link != null) cols.show_map_link = input.show_map_link;

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import { once } from 'node:events';
+import { parse } from 'graphql';
+import { COLUMNS, EVENT_COLUMNS } from '../csv/columns';
+import { csvText } from '../csv/write';
+import { CALENDAR_TAIL, addZoneYears, calendarHead, eventText, type ZoneYears } from '../ics/build';
+import { countLiveEvents, eventIdsAfter, eventZoneSpans } from '../repositories/imports';
+import {
+  COLLECTIONS,
+  EXPORT_PAGE_SIZE,
+  SELECTIONS,
+  directExecutor,
+  eventsByIds,
+  fetchPage,
+  remainingPages,
+  type Collection,
+  type ExportEvent,
+  type Executor,
+} from '../services/export-source';
+import { ensureBuiltinAdmin } from '../services/users';
+import { JSON_OPTION, usageError, type Command, type CommandContext } from './common';
+import { progress, rate } from './import-progress';
+
+/**
+ * `export:csv [FILE]` and `export:ics [FILE]` (README "Import and export"): every non-trashed
+ * event (drafts, hidden and password-protected ones included, unredacted: it runs as the
+ * administrator), streamed a page at a time in id order (a keyset walk: constant memory and
+ * time per page at any size), to FILE or standard output (`-` or no FILE; then run
+ * `npm run --silent calendar -- …` so npm's banner stays out of the data). `export:csv
+ * --collection venues|organizers|categories|tags` exports those instead. The summary goes to
+ * standard output, or to standard error when the data does.
+ */
+
+const DEFAULT_BATCH = 200;
+
+interface Output {
+  write(text: string): Promise<void>;
+  close(): Promise<void>;
+  toStdout: boolean;
+}
+
+function output(file: string | undefined): Output {
+  const toStdout = file === undefined || file === '-';
+  const stream = toStdout ? process.stdout : fs.createWriteStream(file);
+  let failure: Error | null = null;
+  stream.on('error', (error: Error) => {
+    failure = error;
+  });
+  return {
+    toStdout,
+    async write(text) {
+      if (failure) throw failure;
+      if (text && !stream.write(text)) await once(stream, 'drain');
+    },
+    async close() {
+      if (failure) throw failure;
+      if (toStdout) return;
+      const done = once(stream, 'finish');
+      (stream as fs.WriteStream).end();
+      await done;
+    },
+  };
+}
+
+async function executorFor({ db, config, now }: CommandContext): Promise<Executor> {
+  const admin = await ensureBuiltinAdmin(db, now);
+  return directExecutor(db, config, admin, now);
+}
+
+/** Every non-trashed event, a batch at a time, by id. */
+async function* allEvents(ctx: CommandContext, exec: Executor): AsyncGenerator<ExportEvent[]> {
+  let after = 0;
+  for (;;) {
+    const ids = await eventIdsAfter(ctx.db, after, DEFAULT_BATCH);
+    if (ids.length === 0) return;
+    after = ids[ids.length - 1]!;
+    const events = await eventsByIds(exec, ids);
+    if (events.length) yield events;
+  }
+}
+
+function collectionOf(values: Record<string, unknown>): Collection {
+  const raw = values.collection;
+  if (raw === undefined) return 'events';
+  if (typeof raw === 'string' && (COLLECTIONS as readonly string[]).includes(raw)) {
+    return raw as Collection;
+  }
+  throw usageError(`--collection must be one of ${COLLECTIONS.join(', ')}.`);
+}
+
+/** Venues, organizers or terms: the list field page by page (terms: empty ones too). */
+async function* allOf(exec: Executor, collection: Exclude<Collection, 'events'>) {
+  const termArgs =
+    collection === 'categories' || collection === 'tags' ? ', hide_empty: false' : '';
+  const document = parse(`query ExportList($page: Int, $per_page: Int) {
+    list: ${collection}(page: $page, per_page: $per_page${termArgs}) {
+      total total_pages ${collection} { ${SELECTIONS[collection]} } } }`);
+  const first = await fetchPage<never>(exec, document, collection, {}, 1, EXPORT_PAGE_SIZE);
+  return yield* remainingPages(exec, document, collection, {}, first, EXPORT_PAGE_SIZE);
+}
+
+function summarise(
+  ctx: CommandContext,
+  values: Record<string, unknown>,
+  target: Output,
+  what: string,
+  count: number,
+  started: number,
+): void {
+  const seconds = (performance.now() - started) / 1000;
+  const where = target.toStdout ? 'standard output' : String(values.file);
+  const say = target.toStdout ? (line: string) => console.error(line) : ctx.out;
+  if (values.json) {
+    say(
+      JSON.stringify({
+        file: target.toStdout ? '-' : values.file,
+        [what]: count,
+        seconds,
+        rows_per_second: rate(count, seconds),
+      }),
+    );
+    return;
+  }
+  const n = (x: number) => x.toLocaleString('en-US');
+  say(
+    `${where}: ${n(count)} ${what} exported in ${seconds.toFixed(1)} s (${n(rate(count, seconds))} rows/s)`,
+  );
+}
+
+export const exportCommands: Record<string, Command> = {
+  'export:csv': {
+    usage: '[FILE] [--collection events|venues|organizers|categories|tags] [--json]',
+    summary:
+      'Export every non-trashed event (or another collection) as CSV, to FILE or standard output.',
+    options: { collection: { type: 'string' }, ...JSON_OPTION },
+    positionals: ['file'],
+    async run(ctx, values) {
+      const collection = collectionOf(values);
+      const started = performance.now();
+      const exec = await executorFor(ctx);
+      const target = output(values.file as string | undefined);
+      const total = collection === 'events' ? await countLiveEvents(ctx.db) : 0;
+      const bar = progress(`export:csv ${collection}`, total);
+      let count = 0;
+      try {
+        const pages = collection === 'events' ? allEvents(ctx, exec) : allOf(exec, collection);
+        const columns = collection === 'events' ? EVENT_COLUMNS : COLUMNS[collection];
+        await target.write(csvText(columns as never[], [], true));
+        for await (const page of pages) {
+          await target.write(csvText(columns, page as never[], false));
+          count += page.length;
+          bar.update(count, count);
+        }
+        await target.close();
+      } finally {
+        bar.stop();
+      }
+      summarise(ctx, values, target, collection, count, started);
+    },
+  },
+
+  'export:ics': {
+    usage: '[FILE] [--json]',
+    summary: 'Export every non-trashed event as an iCalendar file, to FILE or standard output.',
+    options: { ...JSON_OPTION },
+    positionals: ['file'],
+    async run(ctx, values) {
+      const started = performance.now();
+      const exec = await executorFor(ctx);
+      const target = output(values.file as string | undefined);
+      const zones: ZoneYears = new Map();
+      for (const span of await eventZoneSpans(ctx.db)) {
+        addZoneYears(zones, span.timezone, span.first, span.last);
+      }
+      const total = await countLiveEvents(ctx.db);
+      const bar = progress('export:ics', total);
+      let count = 0;
+      try {
+        const host = new URL(ctx.config.siteUrl).host;
+        await target.write(calendarHead({ name: `${host} events`, zones }));
+        for await (const page of allEvents(ctx, exec)) {
+          await target.write(page.map(eventText).join(''));
+          count += page.length;
+          bar.update(count, count);
+        }
+        await target.write(CALENDAR_TAIL);
+        await target.close();
+      } finally {
+        bar.stop();
+      }
+      summarise(ctx, values, target, 'events', count, started);
+    },
+  },
+};

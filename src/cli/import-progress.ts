@@ -1,0 +1,80 @@
+import { MultiBar } from 'cli-progress';
+import type { ImportProblem, ImportSummary } from '../services/import-events';
+
+/**
+ * Progress and reports of the import/export commands. On a terminal (standard error is a TTY)
+ * a progress bar is drawn on standard error; piped or redirected, nothing is drawn and only
+ * the per-line problems and the final summary are printed.
+ */
+
+export interface Progress {
+  /** `value` of `total`; `rows` for the rate shown. */
+  update(value: number, rows: number): void;
+  /** A line for standard error, printed above the bar while one is drawn. */
+  log(line: string): void;
+  stop(): void;
+}
+
+export function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
+  return stream.isTTY === true && process.env.CI !== 'true';
+}
+
+/** A bar over `total` units (bytes of the file read, or records); rows/s since the start. */
+export function progress(label: string, total: number): Progress {
+  if (!isInteractive() || total <= 0) {
+    return { update: () => undefined, log: (line) => console.error(line), stop: () => undefined };
+  }
+  const started = performance.now();
+  const bars = new MultiBar({
+    stream: process.stderr,
+    format: `${label} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}`,
+    barsize: 30,
+    hideCursor: true,
+    clearOnComplete: true,
+    etaBuffer: 50,
+    fps: 5,
+  });
+  const bar = bars.create(total, 0, { rows: '0', rate: '0' });
+  let stopped = false;
+  return {
+    update(value, rows) {
+      if (stopped) return;
+      const seconds = (performance.now() - started) / 1000;
+      bar.update(Math.min(value, total), {
+        rows: rows.toLocaleString('en-US'),
+        rate: seconds > 0 ? Math.round(rows / seconds).toLocaleString('en-US') : '0',
+      });
+    },
+    log(line) {
+      if (stopped) console.error(line);
+      else {
+        bars.log(`${line}\n`);
+        bars.update(); // draw now: a log just before stop() would be lost
+      }
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      bars.stop();
+    },
+  };
+}
+
+/** `FILE:LINE: column: reason` — one line per problem, on standard error, as they come. */
+export function problemLine(file: string, p: ImportProblem): string {
+  const where = p.column ? `${p.column}: ` : '';
+  return `${file}:${p.line}: ${p.warning ? 'warning: ' : ''}${where}${p.reason}`;
+}
+
+export function rate(rows: number, seconds: number): number {
+  return seconds > 0 ? Math.round(rows / seconds) : rows;
+}
+
+export function importSummaryLine(file: string, s: ImportSummary): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const warnings = s.warnings ? `, ${n(s.warnings)} warning(s)` : '';
+  return (
+    `${file}: ${n(s.created)} created, ${n(s.updated)} updated, ${n(s.failed)} failed${warnings} ` +
+    `(${n(s.rows)} rows in ${s.seconds.toFixed(1)} s, ${n(rate(s.rows, s.seconds))} rows/s)`
+  );
+}

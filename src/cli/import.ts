@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import type { Config } from '../config';
+import { csvColumnOf, csvRecords } from '../services/csv-import';
+import { icsColumnOf, icsRecords } from '../services/ics-import';
+import { importEvents, type ImportItem, type ImportSummary } from '../services/import-events';
+import {
+  CliError,
+  EXIT,
+  JSON_OPTION,
+  usageError,
+  type Command,
+  type CommandContext,
+} from './common';
+import { importSummaryLine, problemLine, progress, rate } from './import-progress';
+
+/**
+ * `import:csv FILE` and `import:ics FILE` (README "Import and export"): events from a file,
+ * streamed, through the import engine (`src/services/import-events.ts`). Problems go to
+ * standard error as `FILE:LINE: column: reason` while the good rows import; the summary goes
+ * to standard output (`--json`: as JSON). Exit code 0 when every row imported, 1 when some
+ * failed (or the file could not be read at all), 2 for usage errors.
+ */
+
+export function readableFile(values: Record<string, unknown>): string {
+  const file = values.file;
+  if (typeof file !== 'string' || file === '') throw usageError('FILE is required.');
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw usageError(`${file}: no such file.`);
+  }
+  if (!stat.isFile()) throw usageError(`${file}: not a file.`);
+  return file;
+}
+
+type Reader = (
+  config: Config,
+  file: string,
+  onBytes: (bytes: number) => void,
+) => AsyncIterable<ImportItem>;
+
+async function runImport(
+  { db, config, now, out }: CommandContext,
+  values: Record<string, string | boolean | undefined>,
+  label: string,
+  read: Reader,
+  columnOf: (field: string) => string,
+): Promise<void> {
+  const file = readableFile(values);
+  const bar = progress(label, fs.statSync(file).size);
+  let bytes = 0;
+  let summary: ImportSummary;
+  try {
+    summary = await importEvents(
+      db,
+      config,
+      read(config, file, (b) => (bytes = b)),
+      {
+        now,
+        columnOf,
+        onProblem: (p) => bar.log(problemLine(file, p)),
+        onProgress: (s) => bar.update(bytes, s.rows),
+      },
+    );
+  } finally {
+    bar.stop();
+  }
+  if (values.json) {
+    out(JSON.stringify({ file, ...summary, rows_per_second: rate(summary.rows, summary.seconds) }));
+  } else {
+    out(importSummaryLine(file, summary));
+  }
+  if (summary.failed > 0) {
+    throw new CliError(
+      EXIT.other,
+      `${summary.failed.toLocaleString('en-US')} of ${summary.rows.toLocaleString('en-US')} rows failed (see above); the others were imported.`,
+    );
+  }
+}
+
+export const importCommands: Record<string, Command> = {
+  'import:csv': {
+    usage: 'FILE [--json]',
+    summary:
+      'Import events from a CSV file (the export:csv columns; venues, organizers and terms matched by name or created; rows with an id/global_id already imported are updated).',
+    options: { ...JSON_OPTION },
+    positionals: ['file'],
+    run: (ctx, values) =>
+      runImport(
+        ctx,
+        values,
+        'import:csv',
+        (config, file, onBytes) => csvRecords(config, file, onBytes),
+        csvColumnOf,
+      ),
+  },
+
+  'import:ics': {
+    usage: 'FILE [--json]',
+    summary:
+      "Import the events of an iCalendar file (UIDs already imported, or this site's own, are updated).",
+    options: { ...JSON_OPTION },
+    positionals: ['file'],
+    run: (ctx, values) =>
+      runImport(
+        ctx,
+        values,
+        'import:ics',
+        (config, file, onBytes) => icsRecords(config, file, onBytes),
+        icsColumnOf,
+      ),
+  },
+};

@@ -1,0 +1,68 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from './logger';
+
+/**
+ * What the HTTP layer knows about one request, shared by its hooks (request id, start time, the
+ * route it matched, a Retry-After to send). Keyed by the `Request` object; a hook that replaces
+ * the request (`setRequest`) carries the record over with `carryInfo`. While a request is being
+ * handled, `requestLog()` anywhere below (REST adapter, error masking, services) returns the
+ * app's logger bound to its request id.
+ */
+export interface RequestInfo {
+  /** Echoed in `X-Request-Id`, carried by every log line of the request and by `ctx.requestId`. */
+  id: string;
+  /** `performance.now()` when the request arrived. */
+  start: number;
+  /** The matched route (REST pattern, `/graphql`), for the access log. */
+  route?: string;
+  /** Seconds, for the `Retry-After` header of a 429 or 503. */
+  retryAfter?: number;
+}
+
+const infos = new WeakMap<Request, RequestInfo>();
+
+/** An incoming `X-Request-Id` is kept when it is short and made of safe characters. */
+const VALID_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
+
+export function requestInfo(request: Request): RequestInfo {
+  let info = infos.get(request);
+  if (!info) {
+    const incoming = request.headers.get('x-request-id')?.trim() ?? '';
+    info = { id: VALID_ID.test(incoming) ? incoming : randomUUID(), start: performance.now() };
+    infos.set(request, info);
+  }
+  return info;
+}
+
+/** The request id: the client's valid `X-Request-Id`, else a generated UUID. */
+export function requestIdOf(request: Request): string {
+  return requestInfo(request).id;
+}
+
+export function carryInfo(from: Request, to: Request): void {
+  infos.set(to, requestInfo(from));
+}
+
+interface Scope {
+  logger: Logger;
+  info: RequestInfo;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
+let processLogger: Logger | undefined;
+
+/** Runs the handling of `request` with its logger in scope. */
+export function inRequestScope<T>(logger: Logger, request: Request, work: () => T): T {
+  processLogger ??= logger;
+  const info = requestInfo(request);
+  return scope.run({ logger: logger.child({ request_id: info.id }), info }, work);
+}
+
+/**
+ * The logger of the request being handled (its lines carry `request_id`); outside a request, the
+ * logger of the first app created in this process, or undefined before any.
+ */
+export function requestLog(): Logger | undefined {
+  return scope.getStore()?.logger ?? processLogger;
+}

@@ -1,0 +1,121 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import { requestInfo } from '../http/request-info';
+import { AppMetrics } from './metrics';
+import { ReadinessCheck, type ReadinessOptions } from './readiness';
+import { routeLabeller } from './route-label';
+
+/**
+ * The operators' endpoints, outside the REST namespace (README "Operators"):
+ *
+ * - `GET /healthz`: the process is up and serving — 200 `{"status":"ok"}`, no database touched
+ *   (a liveness probe that failed on a database outage would restart every instance at once);
+ * - `GET /readyz`: 200 `{"status":"ready"}` when the database answers and no migration is
+ *   pending, else 503 `{"status":"not_ready","reason":…}` (take the instance out of rotation);
+ * - `GET /metrics`: Prometheus text; behind `Authorization: Bearer $METRICS_TOKEN` when set.
+ *
+ * and the recording of every answered request in the metrics (its `onResponse` sees the final
+ * status, after the HTTP layer). Registered right after the HTTP layer in src/server.ts.
+ */
+
+export const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+
+export interface OpsOptions {
+  config: Config;
+  db: Db;
+  graphqlEndpoint: string;
+  /** Fixed paths served by other plugins (the web page), kept as their own `route` label. */
+  otherPaths?: Iterable<string>;
+  readiness?: ReadinessOptions;
+}
+
+function json(ResponseCtor: typeof Response, status: number, body: unknown, head: boolean) {
+  return new ResponseCtor(head ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+/** Constant-time comparison of a presented bearer token with the configured one. */
+function bearerMatches(header: string | null, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(match[1]!), digest(token));
+}
+
+export function useOps(options: OpsOptions): Plugin {
+  const { config, db } = options;
+  const metrics = new AppMetrics(db);
+  const readiness = new ReadinessCheck(db, options.readiness);
+  const label = routeLabeller(config, options.graphqlEndpoint, [
+    ...OPS_PATHS,
+    ...(options.otherPaths ?? []),
+  ]);
+
+  async function answer(pathname: string, request: Request, R: typeof Response) {
+    const head = request.method === 'HEAD';
+    switch (pathname) {
+      case '/healthz':
+        return json(R, 200, { status: 'ok' }, head);
+      case '/readyz': {
+        const state = await readiness.check();
+        return state.ready
+          ? json(R, 200, { status: 'ready' }, head)
+          : json(
+              R,
+              503,
+              { status: 'not_ready', reason: state.reason, pending: state.pending },
+              head,
+            );
+      }
+      case '/metrics': {
+        if (
+          config.metricsToken &&
+          !bearerMatches(request.headers.get('authorization'), config.metricsToken)
+        ) {
+          const response = json(
+            R,
+            401,
+            {
+              code: 'metrics_unauthorized',
+              message: 'Send Authorization: Bearer <METRICS_TOKEN>.',
+            },
+            head,
+          );
+          response.headers.set('WWW-Authenticate', 'Bearer realm="metrics"');
+          return response;
+        }
+        const { contentType, body } = await metrics.scrape();
+        return new R(head ? null : body, {
+          status: 200,
+          headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' },
+        });
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  const served = new Set<string>(OPS_PATHS);
+  return {
+    onRequest({ request, url, fetchAPI, endResponse }) {
+      // Synchronous for every other request: no extra await on the hot path.
+      if (!served.has(url.pathname)) return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      // The access log (src/http/) names the route.
+      requestInfo(request).route = url.pathname;
+      return answer(url.pathname, request, fetchAPI.Response).then((response) => {
+        if (response) endResponse(response);
+      });
+    },
+    onResponse({ request, response }) {
+      const info = requestInfo(request);
+      const pathname = new URL(request.url, 'http://localhost').pathname;
+      const seconds = (performance.now() - info.start) / 1000;
+      metrics.observe(label(pathname, info.route), request.method, response.status, seconds);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { Config } from '../config';
+import { NAMESPACE } from '../lib/urls';
+import { templatePath } from '../rest/routes';
+import { sofaBasePath } from '../sofa';
+
+/**
+ * The `route` label of a request's metrics: a pattern from a small fixed set, never a raw path
+ * (ids, slugs and probes for random URLs would make one time series each).
+ *
+ * - a REST route: `{api_root}/<namespace>` + its pattern, `/wp-json/calendar/events/v1/events/{id}`;
+ *   a path under a namespace that matched no route: `…/v1/*`;
+ * - `/graphql` (queries, GraphiQL, preflights);
+ * - the SOFA view: `{api_root}/calendar/rest/*`;
+ * - the fixed paths of this app (`/`, `/healthz`, `/readyz`, `/metrics`, the page's assets,
+ *   Yoga's `/health`);
+ * - anything else: `unmatched`.
+ */
+export function routeLabeller(
+  config: Config,
+  graphqlEndpoint: string,
+  fixedPaths: Iterable<string>,
+): (pathname: string, matchedRoute: string | undefined) => string {
+  const prefixes = [NAMESPACE, ...config.namespaceAliases].map((ns) => `${config.apiRoot}/${ns}`);
+  const sofa = sofaBasePath(config);
+  const fixed = new Set([...fixedPaths, '/health']);
+  return (pathname, matchedRoute) => {
+    if (pathname === graphqlEndpoint || pathname === `${graphqlEndpoint}/`) return graphqlEndpoint;
+    const prefix = prefixes.find((p) => pathname === p || pathname.startsWith(`${p}/`));
+    if (prefix) {
+      return matchedRoute !== undefined && matchedRoute !== graphqlEndpoint
+        ? `${prefix}${matchedRoute === '/' ? '/' : templatePath(matchedRoute)}`
+        : `${prefix}/*`;
+    }
+    if (pathname === sofa || pathname.startsWith(`${sofa}/`)) return `${sofa}/*`;
+    if (fixed.has(pathname)) return pathname;
+    return 'unmatched';
+  };
+}

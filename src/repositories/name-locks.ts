@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from './queryable';
+
+/**
+ * Transaction-scoped locks on names (table `name_locks`): de-duplication by name has no unique
+ * index to lean on (two live venues may share a name when their descriptions differ), so writes
+ * that may create a record by name lock that name first. The lock is the row lock of an
+ * insert-or-update on the name's row, held until COMMIT/ROLLBACK on MySQL (InnoDB, TiDB
+ * pessimistic, Vitess) and trivially on SQLite (one writer at a time). Portable SQL, no
+ * GET_LOCK (session-scoped, so it would have to outlive the transaction's connection use).
+ */
+
+/**
+ * The key of a name: scope plus the name folded harder than any collation compares (case,
+ * accents, punctuation and spaces ignored), hashed to a fixed width. Folding too much only
+ * serialises a few unrelated writes; folding too little would let a duplicate through.
+ */
+export function nameLockKey(scope: string, name: string): string {
+  const folded = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+  return createHash('sha256').update(`${scope}\u0000${folded}`).digest('hex');
+}
+
+/**
+ * Locks these keys inside the transaction `q`, in sorted order so that two transactions never
+ * wait for each other's names. One statement: the rows are inserted (or, when present, updated
+ * to themselves) and stay locked until the transaction ends.
+ */
+export async function lockNameKeys(q: Queryable, keys: readonly string[]): Promise<void> {
+  const sorted = [...new Set(keys)].sort();
+  if (sorted.length === 0) return;
+  await q('name_locks')
+    .insert(sorted.map((lock_key) => ({ lock_key })))
+    .onConflict('lock_key')
+    .merge();
+}
