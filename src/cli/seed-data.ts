@@ -1,54 +1,15 @@
+import { clock, COSTS, day, Rng } from '../lib/demo-data';
 import { toSlug } from '../lib/slug';
 import type { ImportRecord } from '../services/import-events';
 
 /**
  * The demo data of `seed:demo`: deterministic (a seeded PRNG; dates spread from a year before to
  * two years after the day it runs), generated lazily so a million events stream. The shape
- * follows the benchmark generator (test/bench/dataset-gen.ts, of which this is a small copy for
- * production code): venues ≈ events/20, organizers ≈ events/25, 15 categories in a tree of
+ * follows the benchmark generator (test/bench/dataset-gen.ts; both draw with
+ * src/lib/demo-data.ts): venues ≈ events/20, organizers ≈ events/25, 15 categories in a tree of
  * five roots, 40 tags, events with 0–1 venue, 1–3 organizers, 1–3 categories, 0–4 tags,
  * all-day and multi-day events in a dozen time zones, a few drafts.
  */
-
-/** mulberry32: same seed, same sequence. */
-class Rng {
-  private state: number;
-
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  float(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-
-  int(min: number, max: number): number {
-    return min + Math.floor(this.float() * (max - min + 1));
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.float() * items.length)]!;
-  }
-
-  chance(p: number): boolean {
-    return this.float() < p;
-  }
-
-  /** Index in [0, n), small ones more likely (popular venues, organizers). */
-  skewed(n: number, power: number): number {
-    return Math.min(n - 1, Math.floor(n * Math.pow(this.float(), power)));
-  }
-
-  distinct(n: number, count: number, power = 1): number[] {
-    const out = new Set<number>();
-    while (out.size < Math.min(count, n)) out.add(this.skewed(n, power));
-    return [...out];
-  }
-}
 
 const ADJECTIVES = ['Summer', 'Winter', 'Grand', 'Little', 'Open', 'Secret', 'Family', 'Midnight'];
 const GENRES = ['Jazz', 'Blues', 'Folk', 'Rock', 'Poetry', 'Comedy', 'Film', 'Wine', 'Science'];
@@ -173,25 +134,6 @@ function sentence(rng: Rng, min: number, max: number): string {
   const words = Array.from({ length: rng.int(min, max) }, () => rng.pick(WORDS));
   return `${cap(words.join(' '))}.`;
 }
-
-const DAY_MS = 86_400_000;
-
-function day(today: number, offset: number): string {
-  return new Date(today + offset * DAY_MS).toISOString().slice(0, 10);
-}
-
-function clock(minutes: number): string {
-  const h = Math.floor(minutes / 60);
-  return `${String(h).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
-}
-
-const COSTS: ((rng: Rng) => string)[] = [
-  () => '',
-  (rng) => `$${rng.int(5, 80)}`,
-  () => 'Free',
-  (rng) => `${rng.int(5, 20)}, ${rng.int(25, 60)}`,
-  (rng) => `${rng.int(5, 50)}€`,
-];
 
 /** Venue `i` of a demo (the same for every event that picks it). */
 function venue(seed: number, i: number): NonNullable<ImportRecord['venue']> & { zone: string } {

@@ -1,3 +1,4 @@
+import { clock, COSTS, day, Rng } from '../../src/lib/demo-data';
 import { toSlug } from '../../src/lib/slug';
 import type { BulkEventRecord } from '../../src/services/bulk-import';
 import type {
@@ -5,7 +6,6 @@ import type {
   BulkTermRecord,
   BulkVenueRecord,
 } from '../../src/services/bulk-records';
-import { Rng } from './random';
 import { ADJECTIVES, CITIES, FORMATS, GENRES, VENUE_KINDS, WORDS, type City } from './words';
 
 /**
@@ -123,24 +123,6 @@ export interface Sample {
   organizerIds: number[];
 }
 
-const DAY_MS = 86_400_000;
-
-function day(today: number, offset: number): string {
-  return new Date(today + offset * DAY_MS).toISOString().slice(0, 10);
-}
-
-function clock(minutes: number): string {
-  const h = Math.floor(minutes / 60);
-  return `${String(h).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
-}
-
-const COSTS: ((rng: Rng) => string)[] = [
-  () => '',
-  (rng) => `$${rng.int(5, 80)}`,
-  () => 'Free',
-  (rng) => `${rng.int(5, 20)}, ${rng.int(25, 60)}`,
-  (rng) => `${rng.int(5, 50)}€`,
-];
 const COST_WEIGHTS = [0.35, 0.6, 0.75, 0.87, 1];
 
 /** Start/end wall clocks: timed (1–4 h, 10% over several days) or all-day (12%). */

@@ -1,4 +1,7 @@
-/** A seeded PRNG (mulberry32) and the draws the dataset generator needs: same seed, same data. */
+/**
+ * Building blocks of the deterministic demo data (`seed:demo`) and the benchmark dataset: a
+ * seeded PRNG (mulberry32: same seed, same data) and the date and cost draws both generators use.
+ */
 
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -51,3 +54,25 @@ export class Rng {
     return [...out];
   }
 }
+
+const DAY_MS = 86_400_000;
+
+/** The UTC date `offset` days from `today` (epoch ms), `YYYY-MM-DD`. */
+export function day(today: number, offset: number): string {
+  return new Date(today + offset * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** `HH:MM:00` of a minute of the day. */
+export function clock(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  return `${String(h).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:00`;
+}
+
+/** Cost texts of the shapes clients send: none, `$15`, `Free`, a range, a postfix symbol. */
+export const COSTS: ((rng: Rng) => string)[] = [
+  () => '',
+  (rng) => `$${rng.int(5, 80)}`,
+  () => 'Free',
+  (rng) => `${rng.int(5, 20)}, ${rng.int(25, 60)}`,
+  (rng) => `${rng.int(5, 50)}€`,
+];
