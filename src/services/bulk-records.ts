@@ -15,6 +15,7 @@ import {
   type BulkPublishing,
 } from './bulk-common';
 import { checkWebsite } from './post-fields';
+import type { VenueFields } from './venues';
 
 /**
  * Bulk creation of the records events link to: venues, organizers, categories and tags. Unlike
@@ -22,21 +23,8 @@ import { checkWebsite } from './post-fields';
  * importer that wants reuse looks names up first). Each returns the new ids in record order.
  */
 
-export interface BulkVenueRecord extends BulkPublishing {
+export interface BulkVenueRecord extends BulkPublishing, VenueFields {
   venue: string;
-  address?: string | null;
-  city?: string | null;
-  country?: string | null;
-  province?: string | null;
-  state?: string | null;
-  stateprovince?: string | null;
-  zip?: string | null;
-  phone?: string | null;
-  website?: string | null;
-  show_map?: boolean | null;
-  show_map_link?: boolean | null;
-  geo_lat?: number | null;
-  geo_lng?: number | null;
 }
 
 export interface BulkOrganizerRecord extends BulkPublishing {

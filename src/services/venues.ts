@@ -18,11 +18,8 @@ import { has, maxChars, TEXT_MAX } from './post-fields';
 
 /** Venues: their own columns; everything else is the shared linked-post logic. */
 
-/** A venue given inside an event write (GraphQL `EventVenueInput`). */
-export interface EventVenueInput {
-  id?: number | null;
-  venue?: string | null;
-  description?: string | null;
+/** The columns only venues have, as every venue write (single, inline, bulk) takes them. */
+export interface VenueFields {
   address?: string | null;
   city?: string | null;
   country?: string | null;
@@ -36,6 +33,13 @@ export interface EventVenueInput {
   show_map_link?: boolean | null;
   geo_lat?: number | null;
   geo_lng?: number | null;
+}
+
+/** A venue given inside an event write (GraphQL `EventVenueInput`). */
+export interface EventVenueInput extends VenueFields {
+  id?: number | null;
+  venue?: string | null;
+  description?: string | null;
   image?: string | null;
   status?: PostStatus | null;
 }
