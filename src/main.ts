@@ -77,10 +77,6 @@ function handleSignals(server: Server, db: Db, config: Config): void {
       process.exit(1);
     }
     stopping = true;
-    console.log(
-      `${signal} received: shutting down. No new connections; waiting for ${inFlight} ` +
-        `request(s) in flight (at most SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} ms).`,
-    );
     let forced = false;
     const idle = setInterval(() => server.closeIdleConnections(), 50);
     const deadline = setTimeout(() => {
@@ -109,6 +105,11 @@ function handleSignals(server: Server, db: Db, config: Config): void {
         });
     });
     server.closeIdleConnections();
+    // Only now, with the listening socket closed, is "no new connections" true.
+    console.log(
+      `${signal} received: shutting down. No new connections; waiting for ${inFlight} ` +
+        `request(s) in flight (at most SHUTDOWN_TIMEOUT_MS=${config.shutdownTimeoutMs} ms).`,
+    );
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -13,17 +13,22 @@ const BOOLEAN_COLUMNS = new Set([
 ]);
 const NUMBER_COLUMNS = new Set(['geo_lat', 'geo_lng', 'count', 'width', 'height']);
 
-/** Drivers differ: MySQL gives booleans as 0/1 and decimals as strings; make rows uniform. */
+/**
+ * Drivers differ: MySQL gives booleans as 0/1 and decimals as strings; make rows uniform. The
+ * driver's row object is fresh and ours, so it is converted in place (no copy per row).
+ */
 export function normalizeRow<T>(raw: Record<string, unknown>): T {
-  const row: Record<string, unknown> = { ...raw };
-  for (const [key, value] of Object.entries(row)) {
-    if (BOOLEAN_COLUMNS.has(key)) row[key] = value === true || value === 1 || value === '1';
-    else if (NUMBER_COLUMNS.has(key) && value !== null && value !== undefined)
-      row[key] = Number(value);
+  for (const key in raw) {
+    const value = raw[key];
+    if (BOOLEAN_COLUMNS.has(key)) raw[key] = value === true || value === 1 || value === '1';
+    else if (NUMBER_COLUMNS.has(key) && value !== null && value !== undefined) {
+      raw[key] = Number(value);
+    }
   }
-  return row as T;
+  return raw as T;
 }
 
 export function normalizeRows<T>(raws: Record<string, unknown>[]): T[] {
-  return raws.map((r) => normalizeRow<T>(r));
+  for (const raw of raws) normalizeRow(raw);
+  return raws as T[];
 }

@@ -15,13 +15,15 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RouteRow } from './routes';
 
 /**
  * Prepares the route table once, at start-up: each row's GraphQL operation (generated from the
  * schema with graphql-tools' `buildOperationNodeForField`, the generator sofa-api uses, minus
- * the GraphQL-only fields), validated against the schema, and its parameter list derived from
- * the field's arguments and input fields. Requests only look things up here.
+ * the GraphQL-only fields), validated against the schema and compiled to a JavaScript function
+ * by graphql-jit, and its parameter list derived from the field's arguments and input fields.
+ * Requests only look things up here: no parse, validate or query planning per request.
  */
 
 /** GraphQL-only fields that REST bodies never carry. */
@@ -57,6 +59,11 @@ export interface CompiledRoute {
   params: ParamSpec[];
   /** The prepared operation; absent for `/` and `/doc`. */
   document?: DocumentNode;
+  /**
+   * `document` compiled by graphql-jit: same schema, resolvers and error semantics as the
+   * executor, about twice the throughput on list pages (README, Performance).
+   */
+  compiled?: CompiledQuery;
   /** Name of the root field, i.e. the key of the result in `data`. */
   field?: string;
 }
@@ -73,7 +80,12 @@ function compileRoute(schema: GraphQLSchema, row: RouteRow): CompiledRoute {
   const field = root?.getFields()[name];
   if (!field) throw new Error(`REST route ${row.path}: no GraphQL field ${type}.${name}.`);
   const document = prepareOperation(schema, type, name);
-  return { row, pattern, params: paramsOf(row, field), document, field: name };
+  const compiled = compileQuery(schema, document);
+  if (!isCompiledQuery(compiled)) {
+    const reasons = (compiled.errors ?? []).map((e) => e.message).join('; ');
+    throw new Error(`REST operation ${name} does not compile: ${reasons}`);
+  }
+  return { row, pattern, params: paramsOf(row, field), document, compiled, field: name };
 }
 
 /** The operation selecting every REST field of the result, validated. */

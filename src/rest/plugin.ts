@@ -2,6 +2,7 @@ import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
+import { listTooLong, overlongList } from '../http/graphql-limits';
 import { loggableTarget } from '../http/logger';
 import { requestInfo, requestLog } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
@@ -10,7 +11,7 @@ import { compileRoutes, type CompiledRoute } from './compile';
 import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';
 import { describeNamespace, describeRoutes, type Descriptions } from './index';
 import { collectParams, type Params } from './params';
-import { present, rootValue } from './present';
+import { present } from './present';
 import { errorReply, listHeaders, toResponse, type Reply } from './respond';
 import { ROUTES, type HttpMethod, type RouteRow } from './routes';
 import { variablesFor } from './variables';
@@ -19,9 +20,9 @@ import { variablesFor } from './variables';
  * The REST adapter as a Yoga plugin (ARCHITECTURE: request flow). On a request under
  * `{api_root}/<namespace>`: match a route of the table, collect the parameters, build the
  * context exactly as Yoga does for /graphql (same authentication, fresh loaders), coerce the
- * parameters by the GraphQL types, execute the route's prepared operation through Yoga's
- * envelop pipeline (same schema, error masking) and present the result. Modelled on
- * @graphql-yoga/plugin-sofa.
+ * parameters by the GraphQL types, run the route's prepared operation (validated and compiled
+ * at start-up, so the per-request parse/validate/limit hooks of /graphql have nothing to do)
+ * and present the result. Modelled on @graphql-yoga/plugin-sofa.
  */
 
 type Enveloped = ReturnType<
@@ -96,27 +97,31 @@ export function useRest(
     const headers: Record<string, string> = {};
     try {
       Object.assign(variables, variablesFor(route, path, params));
+      // MAX_ARRAY_LENGTH, as /graphql checks it in src/http/graphql-limits.ts.
+      const long = overlongList(variables, config.maxArrayLength);
+      if (long) throw listTooLong(long.param, long.length, config.maxArrayLength);
     } catch (err) {
       const mapped = fromThrown(err);
       if (mapped) return errorReply(mapped, headers);
       throw err;
     }
-    const result = (await enveloped.execute({
-      schema: enveloped.schema,
-      document: route.document!,
-      variableValues: variables,
+    // The route's compiled operation (src/rest/compile.ts), on the context Yoga built.
+    const result = (await route.compiled!.query(
+      undefined,
       contextValue,
-    })) as ExecutionResult;
+      variables,
+    )) as ExecutionResult;
     const [error] = result.errors ?? [];
     if (error) {
-      const mapped = fromGraphQLError(error);
+      // Services' errors carry their REST code; an unreachable database is a 503, anything else
+      // a logged 500 without details (as Yoga's error masking does for /graphql).
+      const mapped = fromGraphQLError(error) ?? fromThrown(error.originalError);
       if (!mapped || mapped.status >= 500) {
         log(request, error.originalError ?? error);
       }
       return errorReply(mapped ?? internalError(), headers);
     }
-    const data = rootValue(route.document!, result.data as Record<string, unknown>);
-    const body = present(route.row.present!, data);
+    const body = present(route.row.present!, result.data![route.field!]);
     const isList = route.row.present!.endsWith('List');
     return {
       status: route.row.status,

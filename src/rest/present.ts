@@ -1,42 +1,13 @@
-import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { PresenterName } from './routes';
 
 /**
- * GraphQL results → REST bodies. Keys keep the selection order (the SDL's field order is the
- * contract's key order); this module only applies the reference's declared wire quirks
+ * GraphQL results → REST bodies. Keys keep the selection order, which graphql-jit's results
+ * have (the SDL's field order is the contract's key order); this module only applies the reference's declared wire quirks
  * (CONTRACT §2): `image: false` and `venue: []` on events, empty-key stripping on venues and
  * organizers, the two term shapes, `json_ld` only where computed, optional list links.
  */
 
 type Json = Record<string, unknown>;
-
-/**
- * The executor settles asynchronous fields last, so result keys need putting back in selection
- * order; then the root field's value (`data[field]`) is returned.
- */
-export function rootValue(document: DocumentNode, data: Json): unknown {
-  const [operation] = document.definitions;
-  if (operation?.kind !== Kind.OPERATION_DEFINITION) return undefined;
-  return (ordered(data, operation.selectionSet) as Json)[firstKey(operation.selectionSet)];
-}
-
-function firstKey(set: SelectionSetNode): string {
-  const [field] = set.selections;
-  return field?.kind === Kind.FIELD ? (field.alias ?? field.name).value : '';
-}
-
-function ordered(value: unknown, set: SelectionSetNode | undefined): unknown {
-  if (!set || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => ordered(item, set));
-  const source = value as Json;
-  const out: Json = {};
-  for (const selection of set.selections) {
-    if (selection.kind !== Kind.FIELD) continue; // generated operations select fields only
-    const key = (selection.alias ?? selection.name).value;
-    if (key in source) out[key] = ordered(source[key], selection.selectionSet);
-  }
-  return out;
-}
 
 export function present(name: PresenterName, value: unknown): unknown {
   const data = value as Json;
@@ -66,7 +37,8 @@ export function present(name: PresenterName, value: unknown): unknown {
 
 function list(data: Json, key: string, item: (row: Json) => Json): Json {
   const out: Json = {};
-  for (const [k, v] of Object.entries(data)) {
+  for (const k in data) {
+    const v = data[k];
     if (k === key) out[k] = (v as Json[]).map(item);
     else if (v !== null) out[k] = v; // next_rest_url / previous_rest_url only when present
   }
@@ -75,7 +47,8 @@ function list(data: Json, key: string, item: (row: Json) => Json): Json {
 
 function event(data: Json): Json {
   const out: Json = {};
-  for (const [k, v] of Object.entries(data)) {
+  for (const k in data) {
+    const v = data[k];
     if (k === 'image') out[k] = v === null ? false : image(v as Json);
     else if (k === 'venue') out[k] = v === null ? [] : venue(v as Json);
     else if (k === 'organizer') out[k] = ((v as Json[] | null) ?? []).map(organizer);
@@ -90,7 +63,7 @@ function event(data: Json): Json {
 
 function image(data: Json): Json {
   const out: Json = {};
-  for (const [k, v] of Object.entries(data)) if (v !== null) out[k] = v;
+  for (const k in data) if (data[k] !== null) out[k] = data[k];
   return out;
 }
 
@@ -104,7 +77,8 @@ function isEmpty(value: unknown): boolean {
 /** Venues and organizers drop empty values (`""`, `"0"`, `false`, no image, author 0). */
 function stripped(data: Json): Json {
   const out: Json = {};
-  for (const [k, v] of Object.entries(data)) {
+  for (const k in data) {
+    const v = data[k];
     if (KEPT.has(k)) out[k] = v;
     else if (!isEmpty(v)) out[k] = k === 'image' ? image(v as Json) : v;
   }
