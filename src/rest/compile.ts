@@ -16,6 +16,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { NESTED_TERM_KEYS } from './present';
 import type { RouteRow } from './routes';
 
 /**
@@ -36,6 +37,16 @@ export const GRAPHQL_ONLY = new Set([
   'Category.children',
   'Category.events',
   'Tag.events',
+]);
+
+/**
+ * Where the REST body carries only some fields of a type: an event's categories and tags are
+ * WordPress's raw term shape, without the term's `url` and `meta` (a category's URL walks its
+ * ancestors: a query per page for a value the presenter would drop).
+ */
+const ONLY_FIELDS = new Map<string, ReadonlySet<string>>([
+  ['Event.categories', new Set(NESTED_TERM_KEYS)],
+  ['Event.tags', new Set(NESTED_TERM_KEYS)],
 ]);
 
 export interface ParamSpec {
@@ -106,7 +117,14 @@ export function prepareOperation(
     visitWithTypeInfo(typeInfo, {
       Field(node) {
         const parent = typeInfo.getParentType();
-        return parent && GRAPHQL_ONLY.has(`${parent.name}.${node.name.value}`) ? null : undefined;
+        const key = parent ? `${parent.name}.${node.name.value}` : '';
+        if (GRAPHQL_ONLY.has(key)) return null;
+        const only = ONLY_FIELDS.get(key);
+        if (!only || !node.selectionSet) return undefined;
+        const selections = node.selectionSet.selections.filter(
+          (s) => s.kind !== Kind.FIELD || only.has(s.name.value),
+        );
+        return { ...node, selectionSet: { ...node.selectionSet, selections } };
       },
     }),
   );

@@ -95,6 +95,24 @@ function urls(data: Json): Json {
     : { self: u.self, collection: u.collection, up: u.up };
 }
 
+/**
+ * The keys of a category or tag inside an event (`nestedTerm`); the REST operations select no
+ * other field there (src/rest/compile.ts), so nothing is computed to be dropped.
+ */
+export const NESTED_TERM_KEYS: readonly string[] = [
+  'name',
+  'slug',
+  'term_group',
+  'term_taxonomy_id',
+  'taxonomy',
+  'description',
+  'parent',
+  'count',
+  'filter',
+  'id',
+  'urls',
+];
+
 /** A category or tag inside an event: WordPress's raw term shape. */
 function nestedTerm(data: Json): Json {
   return {
