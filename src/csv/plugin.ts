@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { etagOf, matchesEtag } from '../http/etag';
 import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
@@ -206,15 +206,14 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
       }
     }
     const body = calendarText(events, name);
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+    const etag = etagOf(body);
     const headers = {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `inline; filename="${single === null ? 'events' : `event-${single}`}.ics"`,
       ETag: etag,
       'Cache-Control': 'no-cache',
     };
-    const match = request.headers.get('if-none-match');
-    if (match && match.split(',').some((tag) => tag.trim() === etag)) {
+    if (matchesEtag(request.headers.get('if-none-match'), etag)) {
       return new fetchAPI.Response(null, { status: 304, headers });
     }
     const head = request.method.toUpperCase() === 'HEAD';
@@ -314,9 +313,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
             : await feed(request, url, exec, single ? Number(single[1]) : null, fetchAPI),
         );
       } catch (error) {
-        endResponse(
-          toResponse(fetchAPI.Response, errorReply(queryFailure(error)), method === 'HEAD'),
-        );
+        endResponse(toResponse(fetchAPI.Response, errorReply(queryFailure(error)), request));
       }
     },
   };

@@ -189,7 +189,7 @@ export function useRest(
         if (!mapped) log(request, err);
         reply = errorReply(mapped ?? internalError());
       }
-      if (reply) endResponse(toResponse(fetchAPI.Response, reply, request.method === 'HEAD'));
+      if (reply) endResponse(toResponse(fetchAPI.Response, reply, request));
     },
   };
 }

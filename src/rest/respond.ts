@@ -1,3 +1,4 @@
+import { etagOf, matchesEtag } from '../http/etag';
 import type { RestError } from './errors';
 
 /** Builders of the adapter's HTTP responses: JSON bodies, HEAD without body, list headers. */
@@ -8,16 +9,32 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export function toResponse(ResponseCtor: typeof Response, reply: Reply, head: boolean): Response {
+/**
+ * The HTTP response of a reply. A 200 to GET or HEAD carries an ETag of its body and
+ * `Cache-Control: no-cache` (clients and caches revalidate); a request whose `If-None-Match`
+ * names that ETag gets 304 without a body. Only the serialisation is saved then, not the reads.
+ */
+export function toResponse(
+  ResponseCtor: typeof Response,
+  reply: Reply,
+  request: Request,
+): Response {
+  const method = request.method.toUpperCase();
+  const head = method === 'HEAD';
   const text = reply.body === null ? null : JSON.stringify(reply.body);
-  return new ResponseCtor(head ? null : text, {
-    status: reply.status,
-    headers: {
-      'Content-Type': 'application/json; charset=UTF-8',
-      'X-Content-Type-Options': 'nosniff',
-      ...reply.headers,
-    },
-  });
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'X-Content-Type-Options': 'nosniff',
+    ...reply.headers,
+  };
+  if (reply.status === 200 && text !== null && (head || method === 'GET')) {
+    headers.ETag = etagOf(text);
+    headers['Cache-Control'] = 'no-cache';
+    if (matchesEtag(request.headers.get('if-none-match'), headers.ETag)) {
+      return new ResponseCtor(null, { status: 304, headers });
+    }
+  }
+  return new ResponseCtor(head ? null : text, { status: reply.status, headers });
 }
 
 export function errorReply(error: RestError, headers?: Record<string, string>): Reply {

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
+import { etagOf, matchesEtag } from '../http/etag';
 import { requestInfo } from '../http/request-info';
 import { NAMESPACE } from '../lib/urls';
 
@@ -69,18 +69,10 @@ function loadAssets(config: Config): Map<string, Asset> {
       text = text.replace('{{API_BASE}}', escapeAttribute(`${config.apiRoot}/${NAMESPACE}`));
     }
     const body = Buffer.from(text, 'utf8');
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const etag = etagOf(body);
     assets.set(route, { body, contentType, etag });
   }
   return assets;
-}
-
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === etag || tag === '*');
 }
 
 export function useWebPage(config: Config): Plugin {
