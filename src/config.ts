@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { IANAZone } from 'luxon';
 
 /** Typed, validated configuration. This module is the only reader of `process.env`. */
@@ -18,6 +19,8 @@ export interface Config {
   dbStartupTimeoutMs: number;
   /** SIGTERM/SIGINT: in-flight requests get this many ms to finish before the process exits. */
   shutdownTimeoutMs: number;
+  /** Processes serving the API (`node:cluster`, src/cluster.ts); 1: one process, no cluster. */
+  workers: number;
   /** Bearer token of the first administrator, used only when the users table is empty. */
   adminToken?: string;
   /** Public site address used in `url` fields, without a trailing slash. */
@@ -153,6 +156,26 @@ function flag(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be 1 or 0 (true or false), got "${env[name]}".`);
 }
 
+/**
+ * WORKERS: a positive integer, or `auto` for one per core this process may use. An in-memory
+ * SQLite database lives inside one process, so the workers would each see an empty one.
+ */
+function workers(env: Env, databaseUrl: string): number {
+  const raw = str(env, 'WORKERS', '1').toLowerCase();
+  const count = raw === 'auto' ? os.availableParallelism() : Number(raw);
+  if (raw !== 'auto' && (!/^\d+$/.test(raw) || count < 1 || count > 1024)) {
+    throw new ConfigError(
+      `WORKERS must be "auto" or an integer between 1 and 1024, got "${env.WORKERS}".`,
+    );
+  }
+  if (count > 1 && /^sqlite:(\/\/)?:memory:$/.test(databaseUrl)) {
+    throw new ConfigError(
+      `WORKERS must be 1 with an in-memory SQLite database (each process would have its own), got "${env.WORKERS}".`,
+    );
+  }
+  return count;
+}
+
 /** A secret: never echoed in the error. Same rule as `user:add --token`. */
 function checkAdminToken(env: Env): string | undefined {
   const raw = env.ADMIN_TOKEN;
@@ -198,15 +221,17 @@ export function loadConfig(env: Env = process.env): Config {
       `CURRENCY_POSITION must be "prefix" or "postfix", got "${currencyPosition}".`,
     );
   }
+  const databaseUrl = checkDatabaseUrl(str(env, 'DATABASE_URL', 'sqlite:./data/calendar.sqlite'));
   return {
     port,
     host: str(env, 'HOST', '0.0.0.0'),
-    databaseUrl: checkDatabaseUrl(str(env, 'DATABASE_URL', 'sqlite:./data/calendar.sqlite')),
+    databaseUrl,
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     dbConnectTimeoutMs: int(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000, 100, 600_000),
     dbStartupTimeoutMs: int(env, 'DB_STARTUP_TIMEOUT_MS', 30_000, 0, 3_600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 3_600_000),
+    workers: workers(env, databaseUrl),
     adminToken: checkAdminToken(env),
     siteUrl: checkUrl('SITE_URL', str(env, 'SITE_URL', `http://localhost:${port}`)),
     siteTimezone,

@@ -1,16 +1,19 @@
+import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
+import { onPrimaryShutdown, runPrimary } from './cluster';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDb, redactedUrl, type Db } from './db/knex';
 import { migrateWhenReachable, StartupError } from './db/startup';
-import { createLogger } from './http/logger';
+import { createLogger, type Logger } from './http/logger';
 import { answerClientErrors, serverOptions } from './http/server-options';
 import { createApp } from './server';
-import type { BootstrapResult } from './services/users';
+import { bootstrapAdmin, type BootstrapResult } from './services/users';
 
 /**
  * The process: configuration → database (retried while unreachable) → migrations → HTTP server;
  * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (README "Limits and
- * guarantees").
+ * guarantees"). With WORKERS>1 the first steps run once in the cluster primary, and the workers
+ * it forks only serve (src/cluster.ts).
  */
 
 /**
@@ -113,18 +116,16 @@ function handleSignals(server: Server, db: Db, config: Config): void {
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
+  // A cluster worker also gets the primary's signal forwarded. Ctrl-C signals the whole process
+  // group, so that first forward may repeat a signal this worker already had: not "again".
+  onPrimaryShutdown((signal, again) => {
+    if (again || !stopping) shutdown(signal);
+  });
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = createLogger(config.logLevel);
-  const db = createDb({
-    databaseUrl: config.databaseUrl,
-    poolMax: config.dbPoolMax,
-    connectTimeoutMs: config.dbConnectTimeoutMs,
-    acquireTimeoutMs: config.dbAcquireTimeoutMs,
-    warn: (message) => logger.warn(message),
-  });
+/** Opens the pool and applies pending migrations, retried while the database is unreachable. */
+async function openMigrated(config: Config, logger: Logger): Promise<Db> {
+  const db = openDb(config, logger);
   let applied: string[];
   try {
     applied = await migrateWhenReachable(db, {
@@ -141,7 +142,22 @@ async function main(): Promise<void> {
     throw error;
   }
   if (applied.length) console.log(`Applied ${applied.length} migration(s): ${applied.join(', ')}`);
-  const app = await createApp({ config, db, logger });
+  return db;
+}
+
+function openDb(config: Config, logger: Logger): Db {
+  return createDb({
+    databaseUrl: config.databaseUrl,
+    poolMax: config.dbPoolMax,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    warn: (message) => logger.warn(message),
+  });
+}
+
+/** Builds the app on `db` and listens; a cluster worker leaves the first administrator alone. */
+async function serve(config: Config, db: Db, logger: Logger): Promise<void> {
+  const app = await createApp({ config, db, logger, bootstrap: !cluster.isWorker });
   reportBootstrap(app.bootstrap);
   // Parser-level limits (header size, slow clients) answered with the contract's envelope.
   const server = answerClientErrors(createServer(serverOptions(config), app.yoga), config);
@@ -154,10 +170,31 @@ async function main(): Promise<void> {
   server.listen(config.port, config.host, () => {
     const address = server.address();
     const port = address && typeof address === 'object' ? address.port : config.port;
+    if (cluster.isWorker) {
+      // The primary says "listening" once every worker is; this names the process.
+      console.log(`Worker ${process.pid} listening on http://${config.host}:${port}`);
+      return;
+    }
     console.log(`Calendar service listening on http://${config.host}:${port}`);
     console.log(`  GraphQL: ${config.siteUrl}/graphql`);
   });
   handleSignals(server, db, config);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  if (cluster.isWorker) {
+    // Request logs say which worker answered; the primary has migrated already.
+    const workerLogger = logger.child({ pid: process.pid });
+    return serve(config, openDb(config, workerLogger), workerLogger);
+  }
+  const db = await openMigrated(config, logger);
+  if (config.workers === 1) return serve(config, db, logger);
+  // Once, before any worker exists: no race for the first administrator, one token printed.
+  reportBootstrap(await bootstrapAdmin(db, new Date(), config.adminToken));
+  await db.destroy();
+  runPrimary(config);
 }
 
 main().catch((err: unknown) => {

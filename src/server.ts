@@ -41,12 +41,20 @@ export interface AppOptions {
   routes?: readonly RouteRow[];
   /** Where logs go (default: JSON lines on stdout at LOG_LEVEL); tests capture them. */
   logger?: Logger;
+  /**
+   * Create the first administrator when there is none (default true). Cluster workers pass false:
+   * their primary did it once, before forking (src/cluster.ts).
+   */
+  bootstrap?: boolean;
 }
 
 export interface App {
   yoga: YogaServerInstance<Record<string, unknown>, AppContext>;
   deps: ContextDeps;
-  /** What start-up did about the first administrator (main.ts prints a generated token once). */
+  /**
+   * What start-up did about the first administrator (main.ts prints a generated token once);
+   * with `bootstrap: false`, nothing: not created, nothing to warn about.
+   */
   bootstrap: BootstrapResult;
   logger: Logger;
 }
@@ -61,7 +69,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     dialect: dialectOf(config.databaseUrl),
     now: options.now ?? (() => new Date()),
   };
-  const bootstrap = await bootstrapAdmin(db, deps.now(), config.adminToken);
+  const bootstrap: BootstrapResult =
+    options.bootstrap === false
+      ? { created: false, adminTokenIgnored: false, noCredentials: false }
+      : await bootstrapAdmin(db, deps.now(), config.adminToken);
   const logger = options.logger ?? createLogger(config.logLevel);
   // Brute-force protection on credentials (src/http/auth-throttle.ts), per process.
   const throttle = new AuthThrottle(throttleLimits(config));

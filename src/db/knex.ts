@@ -28,6 +28,23 @@ export function dialectOf(databaseUrl: string): Dialect {
   return databaseUrl.startsWith('mysql:') ? 'mysql' : 'sqlite';
 }
 
+/** The parts of a better-sqlite3 connection set up here. */
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+/**
+ * Knex opens SQLite transactions with a deferred `BEGIN;`, so one that reads before it writes
+ * must later upgrade to the write lock, and SQLite refuses that at once (SQLITE_BUSY, without
+ * waiting busy_timeout) while another process writes: the CLI, or a WORKERS>1 sibling. Every
+ * transaction here writes, so it takes the write lock at BEGIN, where busy_timeout does wait.
+ */
+function writeLockOnBegin(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  conn.prepare = (sql: string) => prepare(sql === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : sql);
+}
+
 function sqliteConfig(databaseUrl: string): Knex.Config {
   const filename = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   if (filename !== ':memory:')
@@ -39,12 +56,13 @@ function sqliteConfig(databaseUrl: string): Knex.Config {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null) => void) {
         // WAL lets readers run while a write commits; FKs are off by default in SQLite.
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        writeLockOnBegin(conn);
         done(null);
       },
     },

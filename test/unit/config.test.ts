@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { ConfigError, loadConfig } from '../../src/config';
 
 describe('configuration', () => {
@@ -35,6 +36,11 @@ describe('configuration', () => {
     ['CURRENCY_POSITION', 'middle'],
     ['ADMIN_TOKEN', 'too-short'],
     ['ADMIN_TOKEN', 'long enough but has spaces'],
+    ['WORKERS', '0'],
+    ['WORKERS', '-2'],
+    ['WORKERS', '1.5'],
+    ['WORKERS', 'all'],
+    ['WORKERS', '1025'],
   ])('rejects %s=%s with one sentence naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must`));
@@ -48,6 +54,26 @@ describe('configuration', () => {
     expect(() => loadConfig({ ADMIN_TOKEN: 'secret-but-short' })).toThrow(
       'ADMIN_TOKEN must be at least 20 characters without spaces, got 16 character(s).',
     );
+  });
+
+  it('reads WORKERS: one process by default, a count, or auto (one per usable core)', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '' }).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '4' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: ' 3 ' }).workers).toBe(3);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(os.availableParallelism());
+    expect(loadConfig({ WORKERS: 'AUTO' }).workers).toBe(os.availableParallelism());
+    expect(() => loadConfig({ WORKERS: 'many' })).toThrow(
+      'WORKERS must be "auto" or an integer between 1 and 1024, got "many".',
+    );
+  });
+
+  it('refuses several workers on an in-memory SQLite database, which each would have alone', () => {
+    expect(() => loadConfig({ WORKERS: '2', DATABASE_URL: 'sqlite::memory:' })).toThrow(
+      /^WORKERS must be 1 with an in-memory SQLite database/,
+    );
+    expect(loadConfig({ WORKERS: '1', DATABASE_URL: 'sqlite::memory:' }).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '2', DATABASE_URL: 'sqlite:./data/x.sqlite' }).workers).toBe(2);
   });
 
   it('accepts MySQL URLs', () => {
