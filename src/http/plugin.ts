@@ -6,7 +6,7 @@ import { readBody, tooLarge } from '../rest/params';
 import { errorResponse } from './error-response';
 import { loggableTarget, type Logger } from './logger';
 import { carryInfo, inRequestScope, requestInfo } from './request-info';
-import { securityHeaders } from './security-headers';
+import { securityHeadersFor } from './security-headers';
 import { requestTimeout, withTimeout } from './timeout';
 
 /**
@@ -23,6 +23,7 @@ import { requestTimeout, withTimeout } from './timeout';
  * It must come first in the plugin list, so its request hook runs before the REST adapter's.
  */
 export function useHttpLayer(config: Config, logger: Logger, graphqlEndpoint: string): Plugin {
+  const security = securityHeadersFor(config);
   return {
     instrumentation: {
       request: ({ request }, wrapped) => inRequestScope(logger, request, wrapped),
@@ -101,7 +102,7 @@ export function useHttpLayer(config: Config, logger: Logger, graphqlEndpoint: st
       const url = new URL(request.url, 'http://localhost');
       const response = withErrorBody(fetchAPI.Response, request, url, answered, graphqlEndpoint);
       const headers: Record<string, string> = {
-        ...securityHeaders(config, response.headers.get('content-type')),
+        ...security(response.headers.get('content-type')),
         'X-Request-Id': info.id,
       };
       const retryAfter = response.status === 503 ? (info.retryAfter ?? 1) : info.retryAfter;

@@ -45,7 +45,9 @@ export function carryInfo(from: Request, to: Request): void {
 }
 
 interface Scope {
+  /** The app's logger; `child` is it bound to the request id, made on first use. */
   logger: Logger;
+  child?: Logger;
   info: RequestInfo;
 }
 
@@ -56,7 +58,7 @@ let processLogger: Logger | undefined;
 export function inRequestScope<T>(logger: Logger, request: Request, work: () => T): T {
   processLogger ??= logger;
   const info = requestInfo(request);
-  return scope.run({ logger: logger.child({ request_id: info.id }), info }, work);
+  return scope.run({ logger, info }, work);
 }
 
 /**
@@ -64,5 +66,9 @@ export function inRequestScope<T>(logger: Logger, request: Request, work: () => 
  * logger of the first app created in this process, or undefined before any.
  */
 export function requestLog(): Logger | undefined {
-  return scope.getStore()?.logger ?? processLogger;
+  const store = scope.getStore();
+  if (!store) return processLogger;
+  // Most requests log nothing but their access line: no child logger for those.
+  store.child ??= store.logger.child({ request_id: store.info.id });
+  return store.child;
 }

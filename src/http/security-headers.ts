@@ -39,3 +39,12 @@ export function securityHeaders(
       : {}),
   };
 }
+
+/** `securityHeaders` with the two possible answers computed once (they vary by page type only). */
+export function securityHeadersFor(
+  config: Pick<Config, 'hstsMaxAge'>,
+): (contentType: string | null) => Record<string, string> {
+  const api = securityHeaders(config, 'application/json');
+  const html = securityHeaders(config, 'text/html');
+  return (contentType) => ((contentType ?? '').toLowerCase().startsWith('text/html') ? html : api);
+}

@@ -75,6 +75,20 @@ export function useRest(
     return [...new Set(methods)].join(', ');
   }
 
+  /** `Allow` of a matched request: every method of its path, computed once per route. */
+  const allowOfRoute = new Map<CompiledRoute, string>();
+  function allowedFor(route: CompiledRoute): string {
+    let allow = allowOfRoute.get(route);
+    if (allow === undefined) {
+      const methods = routes
+        .filter((r) => r.row.path === route.row.path)
+        .flatMap((r) => r.row.methods);
+      allow = [...new Set(methods)].join(', ');
+      allowOfRoute.set(route, allow);
+    }
+    return allow;
+  }
+
   async function execute(
     request: Request,
     serverContext: Record<string, unknown>,
@@ -150,7 +164,7 @@ export function useRest(
     }
     if (found === null || found === 'no-method') return errorReply(noRoute());
     requestInfo(request).route = found.route.row.path || '/';
-    const allow = { Allow: allowed(located.rest) };
+    const allow = { Allow: allowedFor(found.route) };
     if (!found.route.document) {
       const reply = describeNamespace(
         descriptions!,
@@ -171,6 +185,7 @@ export function useRest(
     },
     onSchemaChange({ schema }: { schema: GraphQLSchema }) {
       routes = compileRoutes(schema, table);
+      allowOfRoute.clear();
       descriptions = describeRoutes(config, schema, routes, namespaces);
       sources.clear();
       for (const route of routes) if (route.document) sources.set(route, print(route.document));
