@@ -40,6 +40,19 @@ export function buildIsCurrent(): boolean {
   return names(path.join(REPO_ROOT, 'migrations'), /\.ts$/).every((name) => built.has(name));
 }
 
+/**
+ * The service's command line as `npm start` runs it, without `node` and its prebuild step: the
+ * benchmark measures what production runs, V8 flags included (package.json `scripts.start`).
+ */
+export function serviceArgs(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [command, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  if (command !== 'node') throw new Error(`package.json start must run node, got "${command}"`);
+  return args;
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

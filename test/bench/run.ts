@@ -6,21 +6,28 @@ import { createDb, type Dialect } from '../../src/db/knex';
 import { ensureDataset, removeWrites, type BeforeImport, type DatasetInfo } from './dataset';
 import { load, probe, type LoadResult } from './load';
 import { parseOptions, UsageError, type BenchOptions } from './options';
-import { buildIsCurrent, buildService, start, rssSampler, type Running } from './processes';
+import {
+  buildIsCurrent,
+  buildService,
+  serviceArgs,
+  start,
+  rssSampler,
+  type Running,
+} from './processes';
 import { QueryCounter } from './queries';
 import { firstDifference, median, table, type ScenarioResult } from './report';
 import { scenarios, type Scenario } from './scenarios';
 
 /**
  * `npm run bench`: builds the service, makes sure the dataset exists, starts the service
- * (`node dist/src/main.js`, NODE_ENV=production) and the raw baseline on free ports, then drives
+ * (as `npm start` does, V8 flags included; NODE_ENV=production) and the raw baseline on free ports, then drives
  * each scenario with autocannon after a warm-up, service and baseline alternately, and reports
  * medians. See README "Benchmark".
  */
 
 const RESULTS = path.join(__dirname, 'results');
 const SITE_URL = 'http://calendar.bench';
-const SERVICE = ['dist/src/main.js'];
+const SERVICE = serviceArgs();
 const RAW = ['--import', 'tsx', path.join('test', 'bench', 'raw-server.ts')];
 const READY = '/graphql?query=%7B__typename%7D';
 
