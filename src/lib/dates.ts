@@ -38,6 +38,19 @@ const FIXED_OFFSET = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/i;
  * `UTC±H[:MM]` offset up to ±14:00 (luxon reads that form as a fixed offset).
  */
 export function canonicalZone(zone: string): string | null {
+  // Building the Intl.DateTimeFormat below was a third of a millisecond per event write.
+  let canonical = canonicalZones.get(zone);
+  if (canonical === undefined) {
+    canonical = findCanonicalZone(zone);
+    if (canonicalZones.size >= 1000) canonicalZones.clear();
+    canonicalZones.set(zone, canonical);
+  }
+  return canonical;
+}
+
+const canonicalZones = new Map<string, string | null>();
+
+function findCanonicalZone(zone: string): string | null {
   if (zone.toUpperCase() === 'UTC') return 'UTC';
   const offset = FIXED_OFFSET.exec(zone);
   if (offset) {
@@ -65,7 +78,21 @@ export function dateDetails(sql: string): DateDetails {
 
 /** Reads a stored wall-clock date as a point in time in `zone`. */
 export function fromSql(sql: string, zone: string): DateTime {
-  return DateTime.fromFormat(sql.slice(0, 19), SQL_FORMAT, { zone });
+  return fromSqlFormat(sql.slice(0, 19), zone);
+}
+
+const SQL_PARTS = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * `DateTime.fromFormat(text, SQL_FORMAT, { zone })`, in half the time for text of exactly that
+ * shape: its parts go straight to `fromObject`, which is where `fromFormat` ends up anyway (same
+ * validation, same reading of skipped or repeated wall-clock times).
+ */
+function fromSqlFormat(text: string, zone: string): DateTime {
+  const m = SQL_PARTS.exec(text);
+  if (!m) return DateTime.fromFormat(text, SQL_FORMAT, { zone });
+  const [, year, month, day, hour, minute, second] = m.map(Number) as number[];
+  return DateTime.fromObject({ year, month, day, hour, minute, second }, { zone });
 }
 
 /** Converts a wall-clock date of `zone` to its UTC wall clock. */
@@ -108,7 +135,7 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
   if (TIMESTAMP.test(text) && text.length >= 5) {
     dt = DateTime.fromSeconds(Number(text), { zone });
   } else if (SQL_DATE_TIME.test(text)) {
-    dt = DateTime.fromFormat(text.length === 16 ? `${text}:00` : text, SQL_FORMAT, { zone });
+    dt = fromSqlFormat(text.length === 16 ? `${text}:00` : text, zone);
   } else if (SQL_DATE.test(text)) {
     dt = DateTime.fromFormat(text, 'yyyy-LL-dd', { zone });
   } else if (ISO_WITH_ZONE.test(text)) {

@@ -27,7 +27,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 /**
  * Inserts rows that all have the same keys as the first, as `INSERT … VALUES (…), (…)` in as
- * few statements as the limits allow. Identifiers go through Knex's `??` quoting.
+ * few statements as the limits allow.
  */
 export async function insertRows(
   q: Queryable,
@@ -37,14 +37,45 @@ export async function insertRows(
   const [first] = rows;
   if (!first) return;
   const columns = Object.keys(first);
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  await insertValues(
+    q,
+    table,
+    columns,
+    rows.map((row) => columns.map((c) => row[c])),
+  );
+}
+
+/**
+ * `insertRows` for rows given as lists of values in `columns` order (no object per row).
+ * Identifiers go through Knex's `??` quoting; `undefined` is written as NULL. On MySQL the rows
+ * are one binding, a list of lists, which mysql2 expands to `(…), (…)` as it escapes them (Knex
+ * would otherwise visit each of thousands of placeholders first; mysql2 then again).
+ */
+export async function insertValues(
+  q: Queryable,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
+  if (rows.length === 0) return;
   const head = `insert into ?? (${columns.map(() => '??').join(', ')}) values `;
   const perStatement = Math.max(1, Math.floor(MAX_BINDINGS / columns.length));
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const mysql = isMysql(q);
   for (const part of chunks(rows, perStatement)) {
     const bindings: unknown[] = [table, ...columns];
-    for (const row of part) for (const c of columns) bindings.push(row[c] ?? null);
-    await q.raw(head + part.map(() => tuple).join(', '), bindings as Knex.RawBinding[]);
+    if (mysql) {
+      bindings.push(part.map((row) => (row.includes(undefined) ? row.map((v) => v ?? null) : row)));
+      await q.raw(`${head}?`, bindings as Knex.RawBinding[]);
+    } else {
+      for (const row of part) for (const value of row) bindings.push(value ?? null);
+      await q.raw(head + part.map(() => tuple).join(', '), bindings as Knex.RawBinding[]);
+    }
   }
+}
+
+function isMysql(q: Queryable): boolean {
+  return (q.client as { config: { client?: unknown } }).config.client === 'mysql2';
 }
 
 /**
@@ -78,10 +109,11 @@ export async function allocatePostIds(
     }
     return ids;
   }
-  // `type` is VARCHAR(20): "bulk:" and 12 hex digits fit.
+  // `type` is VARCHAR(20): "bulk:" and 12 hex digits fit. No 500-row limit here (it is
+  // SQLite's): one statement for a batch.
   const marker = `bulk:${randomBytes(6).toString('hex')}`;
   let lowest = Infinity;
-  for (const part of chunks(new Array<null>(count).fill(null), MAX_ROWS)) {
+  for (const part of chunks(new Array<null>(count).fill(null), MAX_BINDINGS)) {
     const [firstId] = await q('post_ids').insert(part.map(() => ({ type: marker })));
     if (typeof firstId !== 'number') throw new Error('post id allocation returned no id');
     lowest = Math.min(lowest, firstId);
@@ -147,4 +179,19 @@ export async function termIdsBySlug(
     for (const r of rows) ids.set(r.slug, Number(r.id));
   }
   return ids;
+}
+
+/** The taxonomy of each of `ids` that is a term (one lookup per 1,000 ids). */
+export async function termTaxonomies(
+  q: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, Taxonomy>> {
+  const found = new Map<number, Taxonomy>();
+  for (const part of chunks([...new Set(ids)], 1000)) {
+    const rows: { id: number; taxonomy: Taxonomy }[] = await q('terms')
+      .select('id', 'taxonomy')
+      .whereIn('id', part);
+    for (const r of rows) found.set(Number(r.id), r.taxonomy);
+  }
+  return found;
 }

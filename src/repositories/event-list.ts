@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { cachedTotal } from './list-counts';
 import { normalizeRows, type Queryable } from './queryable';
 import type { EventRow, PostStatus, Taxonomy } from './rows';
 
@@ -32,11 +33,32 @@ export interface EventListFilter {
   venueWithCoords: boolean;
   /** Only events at these venues (the result of a radius search); null: no filter. */
   nearVenueIds: readonly number[] | null;
+  /**
+   * Plan hint, not a filter: published events of the filter's terms (`terms.count`, the
+   * smaller of the category and tag sums), which decides how a page is read.
+   */
+  termEvents?: number | null;
 }
 
 /** `!` escapes LIKE wildcards the same way on MySQL and SQLite (backslash does not). */
 function likePattern(word: string): string {
   return `%${word.replace(/[!%_]/g, '!$&')}%`;
+}
+
+/**
+ * Below this many published events of a filter's terms (`terms.count`), a page is read from the
+ * terms' links (then sorted); above it, in list order through `events_list_index`, probing each
+ * event's links, which stops after a few rows. MariaDB chose the links of a 10%-category at
+ * 100,000 events (10,000 rows read and sorted, ~90 ms); in list order the page reads ~80.
+ */
+const DENSE_TERM_EVENTS = 2000;
+
+/**
+ * `(EXISTS …) = 1` is not merged into a semi-join (MariaDB, MySQL 8): the subquery stays a
+ * per-row check on the events met in index order. SQLite runs both forms alike.
+ */
+function perRow(query: Knex.QueryBuilder, sub: Knex.QueryBuilder): void {
+  query.whereRaw('(exists ?) = 1', [sub]);
 }
 
 function hasTerm(q: Queryable, ids: readonly number[]): Knex.QueryBuilder {
@@ -50,17 +72,25 @@ function termEvents(q: Queryable, ids: readonly number[]): Knex.QueryBuilder {
   return q('event_terms').select('event_terms.event_id').whereIn('event_terms.term_id', ids);
 }
 
+function searchMatch(w: Knex.QueryBuilder, table: string, pattern: string): void {
+  for (const column of ['title', 'description', 'excerpt']) {
+    w.orWhereRaw(`lower(${table}.${column}) like ? escape '!'`, [pattern]);
+  }
+}
+
 /**
- * `forCount`: term filters as `id IN (event ids of the terms)` — SQLite then reads the term's
- * links once (`event_terms_term_index`) instead of probing them for every event of the window
- * (5× faster at 100k events); a page stops after a few rows, so it keeps the per-row EXISTS.
- * MySQL plans both as the same semi-join.
+ * `count`: term filters as `id IN (event ids of the terms)` — SQLite then reads the term's links
+ * once instead of probing them for every event of the window; MySQL plans both as the same
+ * semi-join. `page` (the ids of one page, see `eventPageQuery`): dense term filters and search
+ * words are checked per event in list order (`perRow`), so the page stops after a few rows
+ * instead of reading every match (search: MariaDB otherwise walked the index from the first event
+ * of the status, past ones included, reading each row).
  */
 export function applyFilter(
   q: Queryable,
   query: Knex.QueryBuilder,
   f: EventListFilter,
-  forCount = false,
+  use: 'count' | 'page' = 'count',
 ): void {
   query.whereIn('events.status', f.statuses as PostStatus[]);
   // Hidden events stay readable by id but never list.
@@ -68,15 +98,21 @@ export function applyFilter(
   for (const d of f.dates) query.where(`events.${d.column}`, d.op, d.value);
   for (const word of f.searchWords) {
     const pattern = likePattern(word);
-    query.where((w) => {
-      for (const column of ['title', 'description', 'excerpt']) {
-        w.orWhereRaw(`lower(events.${column}) like ? escape '!'`, [pattern]);
-      }
-    });
+    if (use === 'count') {
+      query.where((w) => searchMatch(w, 'events', pattern));
+    } else {
+      const sub = q('events as searched')
+        .select(q.raw('1'))
+        .whereRaw('searched.id = events.id')
+        .where((w) => searchMatch(w, 'searched', pattern));
+      perRow(query, sub);
+    }
   }
+  const dense = (f.termEvents ?? 0) > DENSE_TERM_EVENTS;
   for (const ids of [f.categoryIds, f.tagIds]) {
     if (!ids) continue;
-    if (forCount) query.whereIn('events.id', termEvents(q, ids));
+    if (use === 'count') query.whereIn('events.id', termEvents(q, ids));
+    else if (dense) perRow(query, hasTerm(q, ids));
     else query.whereExists(hasTerm(q, ids));
   }
   if (f.venueIds) query.whereIn('events.venue_id', f.venueIds as number[]);
@@ -104,11 +140,18 @@ export function applyFilter(
   }
 }
 
+/** What decides a total: the filter without its plan hints. */
+function totalKey(f: EventListFilter): string {
+  const decisive = (key: string, value: unknown): unknown =>
+    key === 'termEvents' ? undefined : value;
+  return `events ${JSON.stringify(f, decisive)}`;
+}
+
+/** The exact total, cached while no calendar write happened (`list-counts.ts`). */
 export async function countEvents(q: Queryable, f: EventListFilter): Promise<number> {
-  const query = q('events').count<{ n: number | string }[]>({ n: '*' });
-  applyFilter(q, query, f, true);
-  const [row] = await query;
-  return Number(row?.n ?? 0);
+  const query = q('events').count({ total: '*' });
+  applyFilter(q, query, f, 'count');
+  return cachedTotal(q, totalKey(f), query);
 }
 
 /** One page, by local start then id (by id for `include` lists). */
@@ -121,24 +164,33 @@ export async function findEventPage(
   return normalizeRows<EventRow>(await eventPageQuery(q, f, limit, offset));
 }
 
-/** The page's query. */
+/**
+ * The page's query: its ids first, read in list order from `events_list_index` (index-only for
+ * the window; skipped rows of a deep page cost no row reads), then those rows. The default list
+ * reads 10 index entries and 10 rows whatever the size of the table; as one `SELECT events.*`
+ * MariaDB read it through the index's first two columns and skipped every past event.
+ */
 function eventPageQuery(
   q: Queryable,
   f: EventListFilter,
   limit: number,
   offset: number,
 ): Knex.QueryBuilder {
-  const query = q('events').select('events.*');
-  applyFilter(q, query, f);
-  if (f.include) query.orderBy('events.id', 'asc');
-  else query.orderBy([{ column: 'events.start_date' }, { column: 'events.id' }]);
-  return query.limit(limit).offset(offset);
+  const order = f.include
+    ? [{ column: 'events.id' }]
+    : [{ column: 'events.start_date' }, { column: 'events.id' }];
+  const ids = q('events').select('events.id');
+  applyFilter(q, ids, f, 'page');
+  ids.orderBy(order).limit(limit).offset(offset);
+  return q('events').select('events.*').join(ids.as('page'), 'page.id', 'events.id').orderBy(order);
 }
 
 export interface TermKey {
   id: number;
   taxonomy: Taxonomy;
   slug: string;
+  /** Published events using the term (`terms.count`). */
+  count: number;
 }
 
 /** Terms of these taxonomies matching any of the slugs or ids: one query for a whole request. */
@@ -149,7 +201,7 @@ export async function findTermKeys(
   const asked = wanted.filter((w) => w.slugs.length || w.ids.length);
   if (asked.length === 0) return [];
   const rows = await q('terms')
-    .select('id', 'taxonomy', 'slug')
+    .select('id', 'taxonomy', 'slug', 'count')
     .where((outer) => {
       for (const w of asked) {
         outer.orWhere((inner) => {
@@ -160,7 +212,12 @@ export async function findTermKeys(
         });
       }
     });
-  return rows.map((r: TermKey) => ({ id: Number(r.id), taxonomy: r.taxonomy, slug: r.slug }));
+  return rows.map((r: TermKey) => ({
+    id: Number(r.id),
+    taxonomy: r.taxonomy,
+    slug: r.slug,
+    count: Number(r.count),
+  }));
 }
 
 /** The kind (`event`, `venue`, `organizer`, `image`) of each existing id of the shared id space. */

@@ -54,21 +54,18 @@ export async function setOrganizerLinks(
 
 /**
  * Replaces an event's terms of one taxonomy, keeping the given order. Returns the ids dropped.
- * `fresh`: a brand-new event (no links to read or delete; see `setOrganizerLinks`).
+ * A brand-new event has none to replace: `addTermLinks` links it.
  */
 export async function setTermLinks(
   q: Queryable,
   eventId: number,
   taxonomy: Taxonomy,
   termIds: readonly number[],
-  fresh = false,
 ): Promise<number[]> {
-  const current: { term_id: number; position: number }[] = fresh
-    ? []
-    : await q('event_terms')
-        .join('terms', 'terms.id', 'event_terms.term_id')
-        .select('event_terms.term_id', 'event_terms.position')
-        .where({ 'event_terms.event_id': eventId, 'terms.taxonomy': taxonomy });
+  const current: { term_id: number; position: number }[] = await q('event_terms')
+    .join('terms', 'terms.id', 'event_terms.term_id')
+    .select('event_terms.term_id', 'event_terms.position')
+    .where({ 'event_terms.event_id': eventId, 'terms.taxonomy': taxonomy });
   const dropped = current.map((r) => Number(r.term_id)).filter((id) => !termIds.includes(id));
   if (current.length) {
     await q('event_terms')
@@ -79,12 +76,27 @@ export async function setTermLinks(
       )
       .delete();
   }
-  if (termIds.length) {
-    // Categories and tags share one position sequence per event; tags follow categories.
-    const offset = taxonomy === 'tag' ? 1000 : 0;
-    await q('event_terms').insert(
-      termIds.map((term_id, i) => ({ event_id: eventId, term_id, position: offset + i })),
-    );
-  }
+  await addTermLinks(q, eventId, [[taxonomy, termIds]]);
   return dropped;
+}
+
+/**
+ * Inserts an event's links to these terms, every taxonomy in one statement: for a brand-new
+ * event, all there is to do (no links to read or delete, nor their gap locks; see
+ * `setOrganizerLinks`). Categories and tags share one position sequence per event; tags follow
+ * categories.
+ */
+export async function addTermLinks(
+  q: Queryable,
+  eventId: number,
+  byTaxonomy: readonly (readonly [Taxonomy, readonly number[]])[],
+): Promise<void> {
+  const rows = byTaxonomy.flatMap(([taxonomy, termIds]) =>
+    termIds.map((term_id, i) => ({
+      event_id: eventId,
+      term_id,
+      position: (taxonomy === 'tag' ? 1000 : 0) + i,
+    })),
+  );
+  if (rows.length) await q('event_terms').insert(rows);
 }

@@ -134,11 +134,14 @@ export async function deleteTermRow(q: Queryable, id: number): Promise<void> {
   await q('terms').where({ id }).delete();
 }
 
-/** Locks these term rows until the transaction `q` ends, in ascending id order. */
-export async function lockTerms(q: Queryable, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
+/**
+ * Locks these term rows until the transaction `q` ends, in ascending id order, and returns them
+ * as they are now (a locking read sees the latest committed rows).
+ */
+export async function lockTerms(q: Queryable, ids: readonly number[]): Promise<TermRow[]> {
+  if (ids.length === 0) return [];
   const sorted = [...new Set(ids)].sort((x, y) => x - y);
-  await q('terms').select('id').whereIn('id', sorted).orderBy('id').forUpdate();
+  return normalizeRows<TermRow>(await q('terms').whereIn('id', sorted).orderBy('id').forUpdate());
 }
 
 /** Adds one to (or takes one from) the counts of these terms; a count never goes below zero. */

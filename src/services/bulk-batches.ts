@@ -1,11 +1,15 @@
-import type { Db } from '../db/knex';
+import type { Db, Dialect } from '../db/knex';
 import { InvalidParamError } from '../errors';
+import { bumpListGeneration } from '../repositories/list-counts';
 import type { Queryable } from '../repositories/queryable';
 
 /** How bulk writes are cut into batches, run, and how their failures are reported. */
 
 export interface BulkOptions {
-  /** Records per transaction (default 1,000). A failing batch rolls back entirely. */
+  /**
+   * Records per transaction (default 1,000 on MySQL, 5,000 on SQLite). A failing batch rolls
+   * back entirely.
+   */
   batchSize?: number;
   /** Called after each committed batch with the records done so far. */
   onProgress?: (done: number, total: number | null) => void;
@@ -63,9 +67,10 @@ export async function* batches<T>(
  * Runs the batches of an import: `prepare` (validation and columns: CPU only) of batch N+1 goes
  * on while batch N's transaction is in flight, in slices that yield to the event loop so that
  * transaction's round trips continue. On MySQL the database then works on the other core
- * meanwhile; on SQLite (a synchronous driver) nothing overlaps and nothing is lost. Writes stay
- * sequential and in record order; the first failure (a write, or a record that fails `prepare`
- * after the writes before it settled) stops the import.
+ * meanwhile; on SQLite (a synchronous driver) nothing overlaps and nothing is lost. Batch N+2 is
+ * not read before batch N is written, so an import of millions holds two batches at a time.
+ * Writes stay sequential and in record order; the first failure (a write, or a record that
+ * fails `prepare` after the writes before it settled) stops the import.
  */
 export async function pipeline<R, P>(
   records: Iterable<R> | AsyncIterable<R>,
@@ -81,7 +86,9 @@ export async function pipeline<R, P>(
     if (state.failure) break;
     const prepared: P[] = [];
     for (let i = 0; i < batch.length; i++) {
-      if (i % 100 === 99) await new Promise((resolve) => setImmediate(resolve));
+      if (i % PREPARE_SLICE === PREPARE_SLICE - 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       try {
         prepared.push(prepare(batch[i]!));
       } catch (error) {
@@ -91,20 +98,36 @@ export async function pipeline<R, P>(
         throw earlier ? earlier.error : recordError(offset + i, error);
       }
     }
+    await inflight;
+    if (state.failure) break;
     const at = offset;
-    inflight = inflight
-      .then(() => (state.failure ? undefined : write(prepared, at)))
-      .catch((error: unknown) => {
-        state.failure ??= { error };
-      });
+    inflight = write(prepared, at).catch((error: unknown) => {
+      state.failure ??= { error };
+    });
     offset += batch.length;
   }
   await inflight;
   if (state.failure) throw state.failure.error;
 }
 
-export function batchSizeOf(options: BulkOptions): number {
-  const size = options.batchSize ?? 1000;
+/**
+ * Records prepared between two turns of the event loop: small enough that the replies of the
+ * batch in flight wait little (each reply lets the next statement go), large enough that the
+ * turns cost nothing.
+ */
+const PREPARE_SLICE = 25;
+
+/**
+ * SQLite writes every page a transaction changed at its commit, and the batch's rows land all
+ * over the indexes (slugs, dates): five times the rows share most of those pages, which made
+ * an import of 100,000 events about a third faster. MySQL's commit costs little; its batches
+ * stay short, as they hold locks on the records they link.
+ */
+const DEFAULT_BATCH: Record<Dialect, number> = { mysql: 1000, sqlite: 5000 };
+
+/** The batch size of an import; `dialect` null: the smaller default (few records, say). */
+export function batchSizeOf(options: BulkOptions, dialect: Dialect | null): number {
+  const size = options.batchSize ?? DEFAULT_BATCH[dialect ?? 'mysql'];
   if (!Number.isInteger(size) || size < 1) throw new Error('batchSize must be a positive integer');
   return size;
 }
@@ -117,7 +140,11 @@ export async function inBatch<T>(
   fn: (trx: Queryable) => Promise<T>,
 ): Promise<T> {
   try {
-    return await db.transaction((trx) => fn(trx));
+    return await db.transaction(async (trx) => {
+      const result = await fn(trx);
+      await bumpListGeneration(trx);
+      return result;
+    });
   } catch (error) {
     if (error instanceof BulkImportError) throw error;
     const reason = error instanceof Error ? error.message : String(error);

@@ -91,7 +91,7 @@ export function publishingColumns(
 /** A required plain-text name, at most `max` characters. */
 export function checkedName(field: string, value: string | null | undefined, max: number): string {
   const text = requireText(field, value);
-  if (Array.from(text).length > max) {
+  if (text.length > max && Array.from(text).length > max) {
     throw new InvalidParamError({ [field]: `must be at most ${max} characters` });
   }
   return text;

@@ -1,10 +1,8 @@
 import type { Config } from '../config';
 import { dialectOf, type Db } from '../db/knex';
 import { InvalidParamError } from '../errors';
-import { allocatePostIds, insertRows } from '../repositories/bulk';
+import { allocatePostIds, insertValues, termTaxonomies } from '../repositories/bulk';
 import type { Queryable } from '../repositories/queryable';
-import type { Taxonomy } from '../repositories/rows';
-import { existingTermIds } from '../repositories/terms';
 import { batchSizeOf, inBatch, pipeline, recordError, type BulkOptions } from './bulk-batches';
 import {
   assignSlugs,
@@ -86,8 +84,11 @@ function flag(value: boolean | null | undefined): boolean {
   return value === true;
 }
 
+/** The ids in order, each once (lists of a handful: no Set). */
 function unique(ids: readonly number[] | null | undefined): number[] {
-  return [...new Set(ids ?? [])];
+  const out: number[] = [];
+  for (const id of ids ?? []) if (!out.includes(id)) out.push(id);
+  return out;
 }
 
 /** Validates one record and computes its columns; nothing touches the database here. */
@@ -99,22 +100,21 @@ function prepare(
   const title = checkedName('title', record.title, 500);
   const website = checkWebsite('website', record.website);
   if (website.length > 2048) throw new InvalidParamError({ website: 'is too long' });
+  // One object filled in place (imports build millions of them).
+  const columns = publishingColumns(ctx, record);
+  columns.title = title;
+  Object.assign(columns, dates.read(record), parseCost(record.cost ?? null));
+  columns.currency_code = '';
+  columns.website = website;
+  columns.show_map = flag(record.show_map);
+  columns.show_map_link = flag(record.show_map_link);
+  columns.hide_from_listings = flag(record.hide_from_listings);
+  columns.sticky = flag(record.sticky);
+  columns.featured = flag(record.featured);
+  columns.venue_id = record.venue_id ?? null;
+  columns.parent_id = null;
   return {
-    columns: {
-      ...publishingColumns(ctx, record),
-      title,
-      ...dates.read(record),
-      ...parseCost(record.cost ?? null),
-      currency_code: '',
-      website,
-      show_map: flag(record.show_map),
-      show_map_link: flag(record.show_map_link),
-      hide_from_listings: flag(record.hide_from_listings),
-      sticky: flag(record.sticky),
-      featured: flag(record.featured),
-      venue_id: record.venue_id ?? null,
-      parent_id: null,
-    },
+    columns,
     slugBase: slugBase(record.slug, title, 'untitled'),
     organizers: unique(record.organizer_ids),
     categories: unique(record.category_ids),
@@ -122,20 +122,25 @@ function prepare(
   };
 }
 
-/** Term ids must be terms of the right taxonomy (the foreign key alone would accept a tag). */
-async function checkTerms(
-  q: Queryable,
-  prepared: PreparedEvent[],
-  offset: number,
-  taxonomy: Taxonomy,
-): Promise<void> {
-  const key = taxonomy === 'category' ? 'categories' : 'tags';
-  const wanted = [...new Set(prepared.flatMap((p) => p[key]))];
-  const known = await existingTermIds(q, taxonomy, wanted);
-  const bad = prepared.findIndex((p) => p[key].some((id) => !known.has(id)));
-  if (bad >= 0) {
-    const ids = prepared[bad]![key].filter((id) => !known.has(id));
-    throw recordError(offset + bad, new InvalidParamError({ [key]: `unknown id(s) ${ids}` }));
+/**
+ * Term ids must be terms of the right taxonomy (the foreign key alone would accept a tag): one
+ * query for the batch; the first record with an unknown category, else with an unknown tag, is
+ * the one reported.
+ */
+async function checkTerms(q: Queryable, prepared: PreparedEvent[], offset: number): Promise<void> {
+  const wanted = new Set<number>();
+  for (const p of prepared) for (const id of [...p.categories, ...p.tags]) wanted.add(id);
+  const taxonomies = await termTaxonomies(q, [...wanted]);
+  for (const [key, taxonomy] of [
+    ['categories', 'category'],
+    ['tags', 'tag'],
+  ] as const) {
+    const unknown = (p: PreparedEvent) => p[key].filter((id) => taxonomies.get(id) !== taxonomy);
+    const bad = prepared.findIndex((p) => unknown(p).length > 0);
+    if (bad >= 0) {
+      const ids = unknown(prepared[bad]!);
+      throw recordError(offset + bad, new InvalidParamError({ [key]: `unknown id(s) ${ids}` }));
+    }
   }
 }
 
@@ -147,41 +152,43 @@ async function writeBatch(
   offset: number,
   afterBatch?: BulkEventOptions['afterBatch'],
 ): Promise<number[]> {
-  await checkTerms(trx, prepared, offset, 'category');
-  await checkTerms(trx, prepared, offset, 'tag');
+  await checkTerms(trx, prepared, offset);
   const ids = await allocatePostIds(trx, dialectOf(config.databaseUrl), 'event', prepared.length);
   const slugs = await assignSlugs(
     trx,
     { table: 'events' },
     prepared.map((p) => p.slugBase),
   );
-  await insertRows(
+  // Value lists rather than an object per row (every prepared record has the same columns).
+  const columns = Object.keys(prepared[0]!.columns);
+  await insertValues(
     trx,
     'events',
-    prepared.map((p, i) => ({ id: ids[i], slug: slugs[i], ...p.columns })),
+    ['id', 'slug', ...columns],
+    prepared.map((p, i) => {
+      const values: unknown[] = [ids[i], slugs[i]];
+      for (const column of columns) values.push(p.columns[column]);
+      return values;
+    }),
   );
-  await insertRows(
-    trx,
-    'event_organizers',
-    prepared.flatMap((p, i) =>
-      p.organizers.map((organizer_id, position) => ({ event_id: ids[i], organizer_id, position })),
-    ),
-  );
-  await insertRows(
-    trx,
-    'event_terms',
-    prepared.flatMap((p, i) => [
-      ...p.categories.map((term_id, position) => ({ event_id: ids[i], term_id, position })),
-      ...p.tags.map((term_id, n) => ({
-        event_id: ids[i],
-        term_id,
-        position: TAG_POSITION_OFFSET + n,
-      })),
-    ]),
-  );
+  const organizerLinks: number[][] = [];
+  const termLinks: number[][] = [];
+  prepared.forEach((p, i) => {
+    const id = ids[i]!;
+    p.organizers.forEach((organizer, position) => organizerLinks.push([id, organizer, position]));
+    p.categories.forEach((term, position) => termLinks.push([id, term, position]));
+    p.tags.forEach((term, n) => termLinks.push([id, term, TAG_POSITION_OFFSET + n]));
+  });
+  await insertValues(trx, 'event_organizers', LINK_COLUMNS.organizers, organizerLinks);
+  await insertValues(trx, 'event_terms', LINK_COLUMNS.terms, termLinks);
   await afterBatch?.(trx, ids, offset);
   return ids;
 }
+
+const LINK_COLUMNS = {
+  organizers: ['event_id', 'organizer_id', 'position'],
+  terms: ['event_id', 'term_id', 'position'],
+};
 
 /**
  * Imports `records` in batches of `batchSize`, each in one transaction: every record of a batch
@@ -196,7 +203,7 @@ export async function bulkImportEvents(
   options: BulkEventOptions = {},
 ): Promise<BulkResult> {
   const started = performance.now();
-  const size = batchSizeOf(options);
+  const size = batchSizeOf(options, dialectOf(config.databaseUrl));
   const ctx = await importContext(db, config, options);
   const dates = new EventDateReader(config.siteTimezone, options.now ?? new Date());
   const ids: number[] = [];

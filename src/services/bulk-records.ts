@@ -95,7 +95,8 @@ async function bulkCreatePosts<R extends BulkPublishing>(
   const ctx = await importContext(db, config, options);
   const type = table === 'venues' ? 'venue' : 'organizer';
   const ids: number[] = [];
-  for await (const batch of batches(records, batchSizeOf(options))) {
+  const size = batchSizeOf(options, dialectOf(config.databaseUrl));
+  for await (const batch of batches(records, size)) {
     const offset = ids.length;
     const prepared = batch.map((r, i) => {
       try {
@@ -160,7 +161,7 @@ export async function bulkCreateTerms(
   options: Pick<BulkOptions, 'batchSize'> = {},
 ): Promise<number[]> {
   const ids: number[] = [];
-  for await (const batch of batches(records, batchSizeOf(options))) {
+  for await (const batch of batches(records, batchSizeOf(options, null))) {
     const offset = ids.length;
     const prepared = batch.map((r, i) => {
       try {

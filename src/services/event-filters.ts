@@ -104,7 +104,7 @@ async function resolveTerms(
   ctx: AppContext,
   lists: { param: 'categories' | 'tags'; taxonomy: Taxonomy; items: string[] }[],
   problems: Problems,
-): Promise<Map<string, number[]>> {
+): Promise<{ ids: Map<string, number[]>; events: number | null }> {
   const cleaned = lists.map((l) => ({ ...l, items: l.items.map((i) => i.trim()) }));
   const keys = await findTermKeys(
     ctx.db,
@@ -115,17 +115,23 @@ async function resolveTerms(
     })),
   );
   const out = new Map<string, number[]>();
+  // The plan hint: the smaller list's published events (see `EventListFilter.termEvents`).
+  let events: number | null = null;
   for (const l of cleaned) {
     const ofTaxonomy = keys.filter((k) => k.taxonomy === l.taxonomy);
     const ids: number[] = [];
     const unknown: string[] = [];
+    let listEvents = 0;
     for (const item of l.items) {
       const term =
         ofTaxonomy.find((k) => k.slug.toLowerCase() === item.toLowerCase()) ??
         (/^\d+$/.test(item) ? ofTaxonomy.find((k) => k.id === Number(item)) : undefined);
-      if (term) ids.push(term.id);
-      else unknown.push(item);
+      if (term) {
+        if (!ids.includes(term.id)) listEvents += term.count;
+        ids.push(term.id);
+      } else unknown.push(item);
     }
+    events = events === null ? listEvents : Math.min(events, listEvents);
     if (unknown.length)
       problems.add(
         l.param,
@@ -133,7 +139,7 @@ async function resolveTerms(
       );
     out.set(l.param, [...new Set(ids)]);
   }
-  return out;
+  return { ids: out, events };
 }
 
 /** Venue, organizer and parent ids must exist as records of their kind: one lookup for all. */
@@ -174,7 +180,9 @@ export async function resolveEventFilter(
     { param: 'categories' as const, taxonomy: 'category' as const, items: args.categories ?? [] },
     { param: 'tags' as const, taxonomy: 'tag' as const, items: args.tags ?? [] },
   ].filter((l) => given(args[l.param]));
-  const termIds = termLists.length ? await resolveTerms(ctx, termLists, problems) : new Map();
+  const terms = termLists.length
+    ? await resolveTerms(ctx, termLists, problems)
+    : { ids: new Map<string, number[]>(), events: null };
   await checkReferences(ctx, args, problems);
   problems.throwIfAny();
 
@@ -185,8 +193,8 @@ export async function resolveEventFilter(
       return value === undefined ? [] : [{ column, op, value }];
     }),
     searchWords: words,
-    categoryIds: termIds.get('categories') ?? null,
-    tagIds: termIds.get('tags') ?? null,
+    categoryIds: terms.ids.get('categories') ?? null,
+    tagIds: terms.ids.get('tags') ?? null,
     venueIds: given(args.venue) ? args.venue : null,
     organizerIds: given(args.organizer) ? args.organizer : null,
     featured: given(args.featured) ? args.featured : null,
@@ -194,6 +202,7 @@ export async function resolveEventFilter(
     parentId: given(args.post_parent) ? args.post_parent : null,
     venueWithCoords: args.geoloc === true,
     nearVenueIds: point ? await nearVenueIds(ctx, point) : null,
+    termEvents: terms.events,
   };
   return { filter, paged: paged as Paging, dates };
 }

@@ -50,9 +50,9 @@ export interface EventList extends Envelope {
 }
 
 /**
- * One page of events: a count (index-only through `events_window_index`), then the page only
- * when it has rows, so an empty list or a page past the end costs one query. Page rows prime the
- * event loader for `parent` lookups.
+ * One page of events: a count (kept while no calendar write happened, see list-counts.ts), then
+ * the page only when it has rows, so an empty list or a page past the end costs one query. Page
+ * rows prime the event loader for `parent` lookups.
  */
 export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
   const args = withoutEmptyLists(raw);

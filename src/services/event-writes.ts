@@ -6,21 +6,22 @@ import {
 } from '../auth/permissions';
 import { refreshLoaders, type AppContext } from '../context';
 import { inTrash, notFound } from '../errors';
-import { linkedTerms, setOrganizerLinks, setTermLinks } from '../repositories/links';
+import { primeAll } from '../loaders';
 import { deletePost, findById, findBySlug, insertPost, updatePost } from '../repositories/posts';
 import type { Queryable } from '../repositories/queryable';
-import type { EventRow, Taxonomy } from '../repositories/rows';
+import type { EventRow, VenueRow } from '../repositories/rows';
 import { eventChanges, type EventInput } from './event-input';
+import { isBlank, termIdsOf, writeLinks } from './event-links';
 import { nameLocks } from './linked-posts';
-import { organizerForEvent, type EventOrganizerInput } from './organizers';
 import { has, modifiedNow } from './post-fields';
 import { transact, type NameLock } from './retry';
-import { lockTermRows, moveTermCounts, termsForEvent } from './terms';
-import { venueForEvent, type EventVenueInput } from './venues';
+import { lockTermRows, moveTermCounts } from './terms';
+import { venueRowForEvent, type EventVenueInput } from './venues';
 
 /**
  * Event writes (CONTRACT §4). Each runs in one transaction that validates everything before or
- * while writing, so a rejected write changes nothing; the fresh row is read after the commit.
+ * while writing, so a rejected write changes nothing; an update's fresh row is read after the
+ * commit, a create answers with what its transaction wrote and read.
  * Order of checks: unknown event (404), invalid input (400), then who may
  * write (401 anonymous, 403 not allowed — `auth/permissions`), then the trash (410).
  */
@@ -29,19 +30,40 @@ import { venueForEvent, type EventVenueInput } from './venues';
 export type EventKey = { id: number } | { slug: string };
 
 export async function createEvent(ctx: AppContext, input: EventInput): Promise<EventRow> {
-  const names = [...slugName(input.slug || input.title), ...inlineNames(input)];
-  const id = await transact(ctx.db, { names }, async (trx) => {
+  const locks = { names: inlineNames(input), retryNames: slugName(input.slug || input.title) };
+  const created = await transact(ctx.db, locks, async (trx) => {
     const values = await eventChanges(ctx, trx, input, null);
     assertCanCreate(ctx);
     assertCanAttribute(ctx, values.author_id);
-    if (has(input, 'venue')) values.venue_id = await venueId(ctx, trx, input.venue);
-    const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
-    const eventId = await insertPost(trx, 'events', { ...values, ...stamps });
+    const venue = has(input, 'venue') ? await venueOf(ctx, trx, input.venue) : null;
+    if (has(input, 'venue')) values.venue_id = venue?.id ?? null;
+    const columns = { ...values, ...modifiedNow(ctx.config.siteTimezone, ctx.now()) };
+    const eventId = await insertPost(trx, 'events', columns);
     const counted = { terms: [], published: false, fresh: true };
-    await writeLinks(ctx, trx, eventId, input, counted, values.status === 'publish');
-    return eventId;
+    const links = await writeLinks(ctx, trx, eventId, input, counted, values.status === 'publish');
+    return { row: { ...columns, id: eventId } as EventRow, venue, links };
   });
-  return reread(ctx, id);
+  // The answer shows what the transaction wrote, and rows it read (linked records, the terms
+  // with their counts as its commit left them): nothing is read back.
+  refreshLoaders(ctx);
+  const { row, venue, links } = created;
+  if (venue) primeAll(ctx.loaders.venue, [venue]);
+  // A new event has no links but those written here.
+  ctx.loaders.eventOrganizers.prime(row.id, links.organizers ?? []);
+  if (links.terms) ctx.loaders.eventTerms.prime(row.id, links.terms);
+  if (!storedAsGiven(row)) return loaded(ctx, row.id);
+  primeAll(ctx.loaders.event, [row]);
+  return row;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Does the database give back the values as written? Not text with a lone UTF-16 surrogate:
+ * each driver stores (and so answers) its own replacement characters, so such a row is read.
+ */
+function storedAsGiven(row: EventRow): boolean {
+  return Object.values(row).every((v) => typeof v !== 'string' || !LONE_SURROGATE.test(v));
 }
 
 /** Changes only the fields present in `input` (CONTRACT §4, partial updates). */
@@ -50,13 +72,13 @@ export async function updateEvent(
   key: EventKey,
   input: EventInput,
 ): Promise<EventRow> {
-  const names = [...slugName(input.slug), ...inlineNames(input)];
-  const id = await transact(ctx.db, { names }, async (trx) => {
+  const locks = { names: inlineNames(input), retryNames: slugName(input.slug) };
+  const id = await transact(ctx.db, locks, async (trx) => {
     const current = await lookup(trx, key);
     const changes = await eventChanges(ctx, trx, input, current);
     assertCanEdit(ctx, current);
     assertCanAttribute(ctx, changes.author_id);
-    if (has(input, 'venue')) changes.venue_id = await venueId(ctx, trx, input.venue);
+    if (has(input, 'venue')) changes.venue_id = (await venueOf(ctx, trx, input.venue))?.id ?? null;
     const stamps = modifiedNow(ctx.config.siteTimezone, ctx.now());
     await updatePost(trx, 'events', current.id, { ...changes, ...stamps });
     const counted = {
@@ -112,14 +134,19 @@ async function lookup(q: Queryable, key: EventKey): Promise<EventRow> {
 
 async function reread(ctx: AppContext, id: number): Promise<EventRow> {
   refreshLoaders(ctx);
+  return loaded(ctx, id);
+}
+
+async function loaded(ctx: AppContext, id: number): Promise<EventRow> {
   const row = await ctx.loaders.event.load(id);
   if (!row) throw new Error(`event ${id} vanished after its write`);
   return row;
 }
 
 /**
- * The title or slug a new slug is made from: locked first, so that parallel creates of one title
- * pick their `-2`, `-3` … in turn instead of colliding on the unique index and retrying.
+ * The title or slug a new slug is made from. The unique index on slugs is the guarantee; when
+ * parallel writes of one title did collide on it, their next runs lock this name first
+ * (`retryNames`), so they pick their `-2`, `-3` … in turn instead of colliding again.
  */
 function slugName(source: string | null | undefined): NameLock[] {
   return source ? [{ scope: 'events', name: source }] : [];
@@ -136,72 +163,10 @@ function inlineNames(input: EventInput): NameLock[] {
   return [...venue, ...organizers];
 }
 
-/** An input with nothing in it (`{}`, `{id: 0}`) means "no venue/organizer", like null. */
-function isBlank(input: EventVenueInput | EventOrganizerInput): boolean {
-  return Object.values(input).every((v) => v === null || v === undefined || v === 0 || v === '');
-}
-
-async function venueId(
+async function venueOf(
   ctx: AppContext,
   q: Queryable,
   input: EventVenueInput | null | undefined,
-): Promise<number | null> {
-  return input && !isBlank(input) ? venueForEvent(ctx, q, input) : null;
-}
-
-/**
- * What an event counted for before a write: its terms, and whether it was published; `fresh`
- * when it was inserted by this write (it has no links to replace).
- */
-interface Counted {
-  terms: number[];
-  published: boolean;
-  fresh: boolean;
-}
-
-/**
- * Organizers, venue aside (it is a column), and categories/tags present in the input; then the
- * counts of the terms the event joined or left, or all of its terms when it was published or
- * unpublished.
- */
-async function writeLinks(
-  ctx: AppContext,
-  q: Queryable,
-  eventId: number,
-  input: EventInput,
-  was: Counted,
-  published: boolean,
-): Promise<void> {
-  if (has(input, 'organizer')) {
-    const ids: number[] = [];
-    for (const item of input.organizer ?? []) {
-      if (isBlank(item)) continue;
-      const id = await organizerForEvent(ctx, q, item);
-      if (!ids.includes(id)) ids.push(id);
-    }
-    await setOrganizerLinks(q, eventId, ids, was.fresh);
-  }
-  const taxonomies: [keyof EventInput & ('categories' | 'tags'), Taxonomy][] = [
-    ['categories', 'category'],
-    ['tags', 'tag'],
-  ];
-  const wanted: [Taxonomy, number[]][] = [];
-  for (const [field, taxonomy] of taxonomies) {
-    if (!has(input, field)) continue;
-    const items = (input[field] ?? []).map((s) => s.trim()).filter((s) => s !== '');
-    wanted.push([taxonomy, items.length ? await termsForEvent(ctx, q, taxonomy, items) : []]);
-  }
-  if (!wanted.length && was.published === published) return;
-  // Every term whose count may change is locked before linking, so parallel writes on one term
-  // queue instead of deadlocking on the links' foreign-key locks.
-  await lockTermRows(q, [...was.terms, ...wanted.flatMap(([, ids]) => ids)]);
-  for (const [taxonomy, ids] of wanted) await setTermLinks(q, eventId, taxonomy, ids, was.fresh);
-  // A fresh event's links are exactly the ones just written: no need to read them back.
-  const linked = wanted.flatMap(([, ids]) => ids);
-  const now = !wanted.length ? was.terms : was.fresh ? linked : await termIdsOf(q, eventId);
-  await moveTermCounts(q, was.published ? was.terms : [], published ? now : []);
-}
-
-async function termIdsOf(q: Queryable, eventId: number): Promise<number[]> {
-  return (await linkedTerms(q, [eventId])).map((t) => t.id);
+): Promise<VenueRow | null> {
+  return input && !isBlank(input) ? venueRowForEvent(ctx, q, input) : null;
 }

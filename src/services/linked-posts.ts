@@ -8,7 +8,14 @@ import {
 import { refreshLoaders, type AppContext } from '../context';
 import { inTrash, invalid, InvalidParamError, MissingParamError, notFound } from '../errors';
 import { findLiveByName, type LinkedTable } from '../repositories/linked-post-list';
-import { deletePost, findById, findBySlug, insertPost, updatePost } from '../repositories/posts';
+import {
+  deletePost,
+  findById,
+  findByIds,
+  findBySlug,
+  insertPost,
+  updatePost,
+} from '../repositories/posts';
 import type { Queryable } from '../repositories/queryable';
 import type { PostRow } from '../repositories/rows';
 import {
@@ -231,28 +238,43 @@ export async function deleteLinked<Row extends PostRow>(
  * The record an event write links, inside the event's transaction `q`: `id` must name a live
  * record; otherwise the fields create (or de-duplicate) one. Problems with the nested fields are
  * reported on the event's own parameter (`venue` / `organizer`), where the client sent them.
+ * `known`: the records of the ids the write names, when the caller read them all in one query
+ * (`linkedRowsById`); an id missing from it is unknown.
  */
 export async function linkForEvent<Row extends PostRow, Input extends LinkedInput>(
   ctx: AppContext,
   q: Queryable,
   kind: LinkedKind<Row, Input>,
   input: Input & { id?: number | null },
-): Promise<number> {
+  known?: ReadonlyMap<number, Row>,
+): Promise<Row> {
   if (input.id !== undefined && input.id !== null) {
-    const row = await findById<Row>(q, kind.table, input.id);
+    const row = known ? known.get(input.id) : await findById<Row>(q, kind.table, input.id);
     if (!row || row.status === 'trash') {
       throw invalid(kind.resource, `${input.id} is not the id of an existing ${kind.resource}`);
     }
-    return row.id;
+    return row;
   }
   if (input[kind.resource] === undefined || input[kind.resource] === null) {
     throw invalid(kind.resource, 'needs an id or a name');
   }
   try {
-    return (await createOrReuse(ctx, q, kind, input)).id;
+    return await createOrReuse(ctx, q, kind, input);
   } catch (err) {
     if (!(err instanceof InvalidParamError) || kind.resource in err.params) throw err;
     const reasons = Object.entries(err.params).map(([name, reason]) => `${name} ${reason}`);
     throw invalid(kind.resource, reasons.join('; '));
   }
+}
+
+/** The records of every `id` the inputs name, read in one query (for `linkForEvent`). */
+export async function linkedRowsById<Row extends PostRow, Input extends LinkedInput>(
+  q: Queryable,
+  kind: LinkedKind<Row, Input>,
+  inputs: readonly { id?: number | null }[],
+): Promise<Map<number, Row>> {
+  const ids = [
+    ...new Set(inputs.flatMap((i) => (i.id === undefined || i.id === null ? [] : [i.id]))),
+  ];
+  return new Map((await findByIds<Row>(q, kind.table, ids)).map((row) => [row.id, row]));
 }

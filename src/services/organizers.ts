@@ -5,6 +5,7 @@ import { listLinked, type LinkedListArgs } from './linked-post-list';
 import {
   createLinked,
   deleteLinked,
+  linkedRowsById,
   linkForEvent,
   readLinked,
   updateLinked,
@@ -90,10 +91,25 @@ export function deleteOrganizer(
  * (else 400 `rest_invalid_param` on `organizer`); other fields create one (de-duplicated,
  * exactly as `create_organizer`) inside `q`, the caller's transaction.
  */
-export function organizerForEvent(
+export async function organizerForEvent(
   ctx: AppContext,
   q: Queryable,
   input: EventOrganizerInput,
 ): Promise<number> {
-  return linkForEvent(ctx, q, ORGANIZER_KIND, input);
+  return (await linkForEvent(ctx, q, ORGANIZER_KIND, input)).id;
+}
+
+/**
+ * `organizerForEvent` for each of an event write's organizers, in order, answering their rows:
+ * the ids given are read in one query.
+ */
+export async function organizersForEvent(
+  ctx: AppContext,
+  q: Queryable,
+  inputs: readonly EventOrganizerInput[],
+): Promise<OrganizerRow[]> {
+  const known = await linkedRowsById(q, ORGANIZER_KIND, inputs);
+  const rows: OrganizerRow[] = [];
+  for (const input of inputs) rows.push(await linkForEvent(ctx, q, ORGANIZER_KIND, input, known));
+  return rows;
 }

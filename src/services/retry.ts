@@ -1,5 +1,6 @@
 import { isRetryable } from '../db/errors';
 import type { Db } from '../db/knex';
+import { bumpListGeneration } from '../repositories/list-counts';
 import { lockNameKeys, nameLockKey } from '../repositories/name-locks';
 import type { Queryable } from '../repositories/queryable';
 
@@ -15,6 +16,10 @@ import type { Queryable } from '../repositories/queryable';
  *   anything is read (`names`), so the de-duplicating lookup sees every committed record of
  *   that name — at MySQL's REPEATABLE READ a transaction's snapshot starts at its first plain
  *   read, which therefore must come after these locks.
+ * - Names a unique index already guards (the title or slug a new slug is made from:
+ *   `retryNames`) are locked only from the second run on: the first run of a write costs no
+ *   lock statement, and writes that did race on one slug (the index fired) then take their
+ *   turns on its name instead of colliding again.
  * - A transaction that loses a race — deadlock, lock wait timeout, or a unique index (slugs)
  *   firing between the check and the insert — is rolled back by the database and run again
  *   from the start on a fresh snapshot, a few times with a short random pause.
@@ -29,6 +34,8 @@ export interface NameLock {
 export interface TransactOptions {
   /** Names to lock before the work reads anything. Blank names are skipped. */
   names?: readonly NameLock[];
+  /** Names to lock as `names`, but only when a run is repeated (see above). */
+  retryNames?: readonly NameLock[];
   /** Runs in all before the last error is thrown (default 8). */
   attempts?: number;
 }
@@ -50,14 +57,17 @@ export async function transact<T>(
   const [options, work] =
     typeof optionsOrWork === 'function' ? [{}, optionsOrWork] : [optionsOrWork, maybeWork!];
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
-  const keys = (options.names ?? [])
-    .filter((lock) => lock.name.trim() !== '')
-    .map((lock) => nameLockKey(lock.scope, lock.name.trim()));
+  const first = lockKeys(options.names);
+  const again = [...first, ...lockKeys(options.retryNames)];
   for (let attempt = 1; ; attempt++) {
+    const keys = attempt === 1 ? first : again;
     try {
       return await db.transaction(async (trx) => {
         await lockNameKeys(trx, keys);
-        return work(trx);
+        const result = await work(trx);
+        // Last, so the counter's row is locked only until the commit (list-counts.ts).
+        await bumpListGeneration(trx);
+        return result;
       });
     } catch (error) {
       if (attempt >= attempts || !isRetryable(error)) throw error;
@@ -65,4 +75,10 @@ export async function transact<T>(
       await sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
     }
   }
+}
+
+function lockKeys(names: readonly NameLock[] | undefined): string[] {
+  return (names ?? [])
+    .filter((lock) => lock.name.trim() !== '')
+    .map((lock) => nameLockKey(lock.scope, lock.name.trim()));
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../context';
 import { invalid } from '../errors';
 import { firstFreeSlug, toSlug } from '../lib/slug';
 import type { Queryable } from '../repositories/queryable';
-import type { Taxonomy } from '../repositories/rows';
+import type { Taxonomy, TermRow } from '../repositories/rows';
 import {
   existingTermIds,
   findTermsBySlugOrName,
@@ -52,9 +52,7 @@ export async function termsForEvent(
   const isId = (item: string): boolean => /^\d+$/.test(item);
 
   const numeric = wanted.filter(isId).map(Number);
-  const known = await existingTermIds(q, taxonomy, numeric);
-  const unknown = numeric.filter((id) => !known.has(id));
-  if (unknown.length) throw invalid(field, `unknown ${field} id(s): ${unknown.join(', ')}`);
+  assertKnownIds(taxonomy, numeric, await existingTermIds(q, taxonomy, numeric));
 
   // One query finds every existing match; the lowest id wins when several share a name.
   const textual = wanted.filter((item) => !isId(item));
@@ -87,12 +85,39 @@ export async function termsForEvent(
   return [...new Set(ids)];
 }
 
+/** Every item of an event write's `categories`/`tags` is a term id (no slug or name). */
+export function onlyTermIds(items: readonly string[]): boolean {
+  return items.every((item) => /^\d+$/.test(item.trim()));
+}
+
+/**
+ * `termsForEvent` for items that are all ids (`onlyTermIds`), checked against `rows`, the terms
+ * the write already read (locked, with `lockTermRows`): no query of its own.
+ */
+export function termIdsAmong(
+  taxonomy: Taxonomy,
+  items: readonly string[],
+  rows: readonly TermRow[],
+): number[] {
+  const numeric = items.map(Number);
+  const known = new Set(rows.filter((r) => r.taxonomy === taxonomy).map((r) => r.id));
+  assertKnownIds(taxonomy, numeric, known);
+  return [...new Set(numeric)];
+}
+
+function assertKnownIds(taxonomy: Taxonomy, ids: readonly number[], known: Set<number>): void {
+  const field = taxonomy === 'category' ? 'categories' : 'tags';
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length) throw invalid(field, `unknown ${field} id(s): ${unknown.join(', ')}`);
+}
+
 /**
  * Locks these terms until the transaction `q` ends (in id order, so writers never wait for each
  * other in a circle): event writes take it before changing links that move the terms' counts.
+ * Returns the locked rows, as they are now.
  */
-export async function lockTermRows(q: Queryable, termIds: readonly number[]): Promise<void> {
-  await lockTerms(q, termIds);
+export async function lockTermRows(q: Queryable, termIds: readonly number[]): Promise<TermRow[]> {
+  return lockTerms(q, termIds);
 }
 
 /**

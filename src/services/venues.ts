@@ -120,10 +120,19 @@ export function deleteVenue(ctx: AppContext, key: RecordKey, force: boolean): Pr
  * `rest_invalid_param` on `venue`); other fields create a venue (de-duplicated, exactly as
  * `create_venue`) inside `q`, the caller's transaction.
  */
-export function venueForEvent(
+export async function venueForEvent(
   ctx: AppContext,
   q: Queryable,
   input: EventVenueInput,
 ): Promise<number> {
+  return (await venueRowForEvent(ctx, q, input)).id;
+}
+
+/** `venueForEvent`, answering the venue's row (as read or written inside `q`). */
+export function venueRowForEvent(
+  ctx: AppContext,
+  q: Queryable,
+  input: EventVenueInput,
+): Promise<VenueRow> {
   return linkForEvent(ctx, q, VENUE_KIND, input);
 }

@@ -4,6 +4,7 @@ import mysql from 'mysql2/promise';
 import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db, type Dialect } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
+import { bumpListGeneration } from '../../src/repositories/list-counts';
 import { refreshTermCounts } from '../../src/services/terms';
 import { build, MARKER, type BeforeImport } from './dataset-build';
 import { GENERATOR_VERSION } from './dataset-gen';
@@ -128,6 +129,8 @@ export async function removeWrites(db: Db, info: DatasetInfo): Promise<number> {
     await trx('terms').where('id', '>', info.maxTermId).delete();
     const kept = terms.map(Number).filter((id) => id <= info.maxTermId);
     if (kept.length) await refreshTermCounts(trx, kept);
+    // A server still running on this dataset must not keep totals that counted these writes.
+    await bumpListGeneration(trx);
   });
   return extra.length;
 }

@@ -7,7 +7,8 @@ import {
   isRetryable,
   isTransientStartupError,
 } from '../../src/db/errors';
-import { quietWarnings, redactedUrl, type Db } from '../../src/db/knex';
+import { createDb, quietWarnings, redactedUrl, type Db } from '../../src/db/knex';
+import { migrateLatest } from '../../src/db/migrate';
 import { invalid } from '../../src/errors';
 import { nameLockKey } from '../../src/repositories/name-locks';
 import { transact } from '../../src/services/retry';
@@ -82,37 +83,45 @@ describe('database error classification', () => {
 });
 
 describe('transact', () => {
-  /** A stand-in for Knex: runs the work with a dummy transaction, counting attempts. */
-  function fakeDb(): Db & { attempts: number } {
-    const db = {
-      attempts: 0,
-      async transaction<T>(work: (trx: unknown) => Promise<T>): Promise<T> {
-        db.attempts++;
-        return work({});
-      },
-    };
-    return db as unknown as Db & { attempts: number };
+  /** A real (embedded) database: each run of the work is one real transaction. */
+  let db: Db;
+  beforeAll(async () => {
+    db = createDb({ databaseUrl: 'sqlite::memory:', poolMax: 1 });
+    await migrateLatest(db);
+  });
+  afterAll(() => db.destroy());
+
+  /** Runs `transact` with work that fails with `errors` in turn, then writes a venue. */
+  async function attempts(errors: unknown[], options: { attempts?: number } = {}) {
+    let runs = 0;
+    const outcome = await transact(db, options, async (trx) => {
+      runs++;
+      // A write on every run: a run that throws must leave nothing behind.
+      await trx('post_ids').insert({ type: 'venue' });
+      const error = errors[runs - 1];
+      if (error) throw error;
+      return 'done';
+    }).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    return { runs, outcome };
   }
 
-  it('runs the whole transaction again after a lost race', async () => {
-    const db = fakeDb();
-    const result = await transact(db, async () => {
-      if (db.attempts < 3) throw driverError({ code: 'ER_DUP_ENTRY', errno: 1062 });
-      return 'done';
-    });
-    expect(result).toBe('done');
-    expect(db.attempts).toBe(3);
+  it('runs the whole transaction again after a lost race, rolling the lost runs back', async () => {
+    const before = (await db('post_ids').count({ n: '*' }))[0]!.n;
+    const race = driverError({ code: 'ER_DUP_ENTRY', errno: 1062 });
+    const { runs, outcome } = await attempts([race, race]);
+    expect(outcome).toEqual({ value: 'done' });
+    expect(runs).toBe(3);
+    expect(Number((await db('post_ids').count({ n: '*' }))[0]!.n)).toBe(Number(before) + 1);
   });
 
   it('gives up after the allowed attempts with the last error', async () => {
-    const db = fakeDb();
     const deadlock = driverError({ code: 'ER_LOCK_DEADLOCK', errno: 1213 });
-    await expect(
-      transact(db, { attempts: 3 }, async () => {
-        throw deadlock;
-      }),
-    ).rejects.toBe(deadlock);
-    expect(db.attempts).toBe(3);
+    const { runs, outcome } = await attempts([deadlock, deadlock, deadlock], { attempts: 3 });
+    expect(outcome).toEqual({ error: deadlock });
+    expect(runs).toBe(3);
   });
 
   it('never repeats a rejected write or one whose connection failed', async () => {
@@ -120,13 +129,9 @@ describe('transact', () => {
       invalid('title', 'bad'),
       driverError({ code: 'PROTOCOL_CONNECTION_LOST' }),
     ]) {
-      const db = fakeDb();
-      await expect(
-        transact(db, async () => {
-          throw error;
-        }),
-      ).rejects.toBe(error);
-      expect(db.attempts).toBe(1);
+      const { runs, outcome } = await attempts([error]);
+      expect(outcome).toEqual({ error });
+      expect(runs).toBe(1);
     }
   });
 });

@@ -1,0 +1,123 @@
+import type { Knex } from 'knex';
+import type { Queryable } from './queryable';
+
+/**
+ * Exact list totals without counting on every request (issue 6): a total is counted once, kept
+ * in this process with the database's write generation it was counted at, and reused while the
+ * generation is unchanged. The generation is the sum of `list_generations`, which every calendar
+ * write transaction increments before it commits (`bumpListGeneration`, called by `transact`
+ * and the bulk batches), so a write by any process — another server, the import CLI — makes
+ * every cached total stale at once. A cached total therefore costs one read of at most
+ * `SHARDS` rows instead of a count over the whole date window (tens of thousands of rows at
+ * 100,000 events; the search count reads every row of the window).
+ *
+ * Writes of this process that do not go through a write transaction (test fixtures, scripts)
+ * empty its cache as they complete. Writes made to the database by other means (SQL by hand)
+ * are seen at the next calendar write, or after a restart.
+ */
+
+/** Counters written at random, so concurrent writes rarely wait on the same row. */
+const SHARDS = 16;
+/** Totals kept per database handle, least recently used dropped first. */
+const MAX_ENTRIES = 1000;
+
+/** Increments the write generation; run it inside the write's transaction, last. */
+export async function bumpListGeneration(q: Queryable): Promise<void> {
+  await q('list_generations')
+    .insert({ shard: Math.floor(Math.random() * SHARDS), n: 1 })
+    .onConflict('shard')
+    .merge({ n: q.raw('?? + 1', ['list_generations.n']) });
+}
+
+interface Entry {
+  generation: number;
+  total: number;
+}
+
+class TotalCache {
+  private readonly entries = new Map<string, Entry>();
+
+  get(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Keeps `entry` unless a total of a later generation is already kept. */
+  set(key: string, entry: Entry): void {
+    const kept = this.entries.get(key);
+    if (kept && kept.generation > entry.generation) return;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > MAX_ENTRIES) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+/** A write to a table that decides which events a list holds. */
+const LIST_WRITE =
+  /^\s*(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into)\s+[`"]?(?:events|event_terms|event_organizers|venues|terms)[`"]?[\s(]/i;
+
+const caches = new WeakMap<Knex, TotalCache>();
+
+function cacheOf(db: Knex): TotalCache {
+  let cache = caches.get(db);
+  if (!cache) {
+    const created = new TotalCache();
+    db.on('query-response', (_response: unknown, query: { sql?: unknown }) => {
+      if (typeof query.sql === 'string' && LIST_WRITE.test(query.sql)) created.clear();
+    });
+    caches.set(db, created);
+    cache = created;
+  }
+  return cache;
+}
+
+function isTransaction(q: Queryable): boolean {
+  return (q as Knex.Transaction).isTransaction === true;
+}
+
+/**
+ * The total `count` selects (as `total`), from the cache while the write generation is the one
+ * it was counted at. Otherwise `count` runs with the generation read by the same statement (one
+ * consistent snapshot), and the pair is kept. Inside a transaction (which may see its own
+ * uncommitted writes) `count` always runs.
+ */
+export async function cachedTotal(
+  q: Queryable,
+  key: string,
+  count: Knex.QueryBuilder,
+): Promise<number> {
+  if (isTransaction(q)) {
+    const [row] = (await count) as { total: number | string }[];
+    return Number(row?.total ?? 0);
+  }
+  const cache = cacheOf(q as Knex);
+  const known = cache.get(key);
+  if (known) {
+    const [row] = (await q('list_generations').sum({ generation: 'n' })) as {
+      generation: number | string | null;
+    }[];
+    if (Number(row?.generation ?? 0) === known.generation) return known.total;
+  }
+  count.select(
+    q.raw('(select coalesce(sum(??), 0) from ??) as ??', [
+      'list_generations.n',
+      'list_generations',
+      'generation',
+    ]),
+  );
+  const [row] = (await count) as { total: number | string; generation: number | string }[];
+  const entry = { generation: Number(row?.generation ?? 0), total: Number(row?.total ?? 0) };
+  cache.set(key, entry);
+  return entry.total;
+}
