@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { DateTime } from 'luxon';
 import { formatSql } from '../lib/dates';
 import {
-  findCredentialById,
+  findCredentialWithUser,
   findLiveCredentialsByHash,
   findLiveCredentialsOfUser,
   insertCredential,
@@ -158,6 +158,8 @@ async function used(
   table: CredentialTable,
   row: CredentialRow,
   now: Date,
+  /** The credential's user, when the caller read it already. */
+  user?: UserRow,
 ): Promise<UserRow | null> {
   const recent = formatSql(DateTime.fromJSDate(now).toUTC().minus({ seconds: TOUCH_INTERVAL }));
   try {
@@ -168,16 +170,17 @@ async function used(
     // Bookkeeping only: a failed update must not turn a valid credential into a rejection.
     console.warn(`could not record the use of ${table} ${row.id}: ${(error as Error).message}`);
   }
-  return (await findUserById(q, row.user_id)) ?? null;
+  return user ?? (await findUserById(q, row.user_id)) ?? null;
 }
 
 /** The user a bearer token belongs to, or null when it is unknown, wrong or revoked. */
 export async function verifyToken(q: Queryable, token: string, now: Date): Promise<UserRow | null> {
   const parsed = parseToken(token);
   if (parsed) {
-    const row = await findCredentialById(q, 'api_tokens', parsed.id);
+    const found = await findCredentialWithUser(q, 'api_tokens', parsed.id);
+    const row = found?.credential;
     if (row && row.revoked_at === null && sameHash(hashSecret(parsed.secret), row.secret_hash)) {
-      return used(q, 'api_tokens', row, now);
+      return used(q, 'api_tokens', row, now, found.user);
     }
   }
   if (token.length < MIN_CHOSEN_TOKEN_LENGTH) return null;

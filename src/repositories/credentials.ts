@@ -1,4 +1,5 @@
 import type { Queryable } from './queryable';
+import type { UserRow } from './rows';
 
 /** API tokens and application passwords: the same shape in two tables. */
 export type CredentialTable = 'api_tokens' | 'app_passwords';
@@ -35,6 +36,35 @@ export async function findCredentialById(
 ): Promise<CredentialRow | undefined> {
   return normalize(await q(table).where({ id }).first());
 }
+
+/**
+ * A credential and its user in one query (the bearer-token path of every authenticated
+ * request); the user's columns come back prefixed `user_`.
+ */
+export async function findCredentialWithUser(
+  q: Queryable,
+  table: CredentialTable,
+  id: number,
+): Promise<{ credential: CredentialRow; user: UserRow | undefined } | undefined> {
+  const raw = (await q(table)
+    .leftJoin('users', 'users.id', `${table}.user_id`)
+    .where(`${table}.id`, id)
+    .first(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as user_${column}`))) as
+    Record<string, unknown> | undefined;
+  const credential = normalize(raw);
+  if (!raw || !credential) return undefined;
+  const user: Record<string, unknown> = {};
+  for (const column of USER_COLUMNS) {
+    user[column] = raw[`user_${column}`];
+    delete (credential as unknown as Record<string, unknown>)[`user_${column}`];
+  }
+  return {
+    credential,
+    user: user.id === null ? undefined : ({ ...user, id: Number(user.id) } as unknown as UserRow),
+  };
+}
+
+const USER_COLUMNS = ['id', 'login', 'display_name', 'email', 'role', 'created_at'] as const;
 
 /** Live (not revoked) rows whose stored hash is exactly this one. */
 export async function findLiveCredentialsByHash(
