@@ -23,12 +23,22 @@ export function routeLabeller(
   const prefixes = [NAMESPACE, ...config.namespaceAliases].map((ns) => `${config.apiRoot}/${ns}`);
   const sofa = sofaBasePath(config);
   const fixed = new Set([...fixedPaths, '/health']);
+  // Patterns come from the route table: a few dozen, templated once each.
+  const templates = new Map<string, string>();
+  const template = (route: string): string => {
+    let path = templates.get(route);
+    if (path === undefined) {
+      path = route === '/' ? '/' : templatePath(route);
+      templates.set(route, path);
+    }
+    return path;
+  };
   return (pathname, matchedRoute) => {
     if (pathname === graphqlEndpoint || pathname === `${graphqlEndpoint}/`) return graphqlEndpoint;
     const prefix = prefixes.find((p) => pathname === p || pathname.startsWith(`${p}/`));
     if (prefix) {
       return matchedRoute !== undefined && matchedRoute !== graphqlEndpoint
-        ? `${prefix}${matchedRoute === '/' ? '/' : templatePath(matchedRoute)}`
+        ? `${prefix}${template(matchedRoute)}`
         : `${prefix}/*`;
     }
     if (pathname === sofa || pathname.startsWith(`${sofa}/`)) return `${sofa}/*`;
