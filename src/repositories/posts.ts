@@ -55,8 +55,13 @@ export async function slugsLike(
   base: string,
   exceptId?: number,
 ): Promise<string[]> {
+  // The range [base, base.) holds `base` and every `base-…`, and lets SQLite read the slug index
+  // (its LIKE is case-insensitive, so it cannot: a scan of the table at each create, ~10 ms at
+  // 100,000 events); the condition inside keeps exactly the two forms.
   const query = q(table)
     .select('slug')
+    .where('slug', '>=', base)
+    .where('slug', '<', `${base}.`)
     .where((w) =>
       w.where('slug', base).orWhere('slug', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`),
     );
