@@ -79,36 +79,33 @@ async function runImport(
   }
 }
 
-export const importCommands: Record<string, Command> = {
-  'import:csv': {
+/** An import command: read FILE with `read`, report problems in the file's own column names. */
+function importCommand(
+  name: string,
+  summary: string,
+  read: Reader,
+  columnOf: (field: string) => string,
+): Command {
+  return {
     usage: 'FILE [--json]',
-    summary:
-      'Import events from a CSV file (the export:csv columns; venues, organizers and terms matched by name or created; rows with an id/global_id already imported are updated).',
+    summary,
     options: { ...JSON_OPTION },
     positionals: ['file'],
-    run: (ctx, values) =>
-      runImport(
-        ctx,
-        values,
-        'import:csv',
-        (config, file, onBytes) => csvRecords(config, file, onBytes),
-        csvColumnOf,
-      ),
-  },
+    run: (ctx, values) => runImport(ctx, values, name, read, columnOf),
+  };
+}
 
-  'import:ics': {
-    usage: 'FILE [--json]',
-    summary:
-      "Import the events of an iCalendar file (UIDs already imported, or this site's own, are updated).",
-    options: { ...JSON_OPTION },
-    positionals: ['file'],
-    run: (ctx, values) =>
-      runImport(
-        ctx,
-        values,
-        'import:ics',
-        (config, file, onBytes) => icsRecords(config, file, onBytes),
-        icsColumnOf,
-      ),
-  },
+export const importCommands: Record<string, Command> = {
+  'import:csv': importCommand(
+    'import:csv',
+    'Import events from a CSV file (the export:csv columns; venues, organizers and terms matched by name or created; rows with an id/global_id already imported are updated).',
+    (config, file, onBytes) => csvRecords(config, file, onBytes),
+    csvColumnOf,
+  ),
+  'import:ics': importCommand(
+    'import:ics',
+    "Import the events of an iCalendar file (UIDs already imported, or this site's own, are updated).",
+    (config, file, onBytes) => icsRecords(config, file, onBytes),
+    icsColumnOf,
+  ),
 };

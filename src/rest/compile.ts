@@ -15,16 +15,15 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { NESTED_TERM_KEYS } from './present';
 import type { RouteRow } from './routes';
 
 /**
  * Prepares the route table once, at start-up: each row's GraphQL operation (generated from the
  * schema with graphql-tools' `buildOperationNodeForField`, the generator sofa-api uses, minus
- * the GraphQL-only fields), validated against the schema and compiled to a JavaScript function
- * by graphql-jit, and its parameter list derived from the field's arguments and input fields.
- * Requests only look things up here: no parse, validate or query planning per request.
+ * the GraphQL-only fields), validated against the schema, and its parameter list derived from
+ * the field's arguments and input fields. Requests only look things up here: no parse or
+ * validate per request (the REST plugin compiles the operations it executes, src/rest/jit.ts).
  */
 
 /** GraphQL-only fields that REST bodies never carry. */
@@ -70,11 +69,6 @@ export interface CompiledRoute {
   params: ParamSpec[];
   /** The prepared operation; absent for `/` and `/doc`. */
   document?: DocumentNode;
-  /**
-   * `document` compiled by graphql-jit: same schema, resolvers and error semantics as the
-   * executor, about twice the throughput on list pages (README, Performance).
-   */
-  compiled?: CompiledQuery;
   /** Name of the root field, i.e. the key of the result in `data`. */
   field?: string;
 }
@@ -91,12 +85,7 @@ function compileRoute(schema: GraphQLSchema, row: RouteRow): CompiledRoute {
   const field = root?.getFields()[name];
   if (!field) throw new Error(`REST route ${row.path}: no GraphQL field ${type}.${name}.`);
   const document = prepareOperation(schema, type, name);
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) {
-    const reasons = (compiled.errors ?? []).map((e) => e.message).join('; ');
-    throw new Error(`REST operation ${name} does not compile: ${reasons}`);
-  }
-  return { row, pattern, params: paramsOf(row, field), document, compiled, field: name };
+  return { row, pattern, params: paramsOf(row, field), document, field: name };
 }
 
 /** The operation selecting every REST field of the result, validated. */

@@ -24,7 +24,12 @@ export function restType(graphqlType: GraphQLInputType): RestType {
   if (isListType(type)) return { type: 'array', items: restType(type.ofType) };
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
   if (isInputObjectType(type)) return { type: 'object' };
-  switch (type.name) {
+  return scalarRestType(type.name);
+}
+
+/** The JSON type of a GraphQL scalar (`JSON`: any value), for `GET /` and `GET /doc`. */
+export function scalarRestType(name: string): RestType {
+  switch (name) {
     case 'Int':
       return { type: 'integer' };
     case 'Float':

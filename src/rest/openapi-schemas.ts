@@ -15,6 +15,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { GRAPHQL_ONLY } from './compile';
+import { scalarRestType } from './describe';
 import {
   COMPONENTS,
   COMPONENT_OF,
@@ -42,19 +43,7 @@ function restFields(type: GraphQLObjectType): GraphQLField<unknown, unknown>[] {
 }
 
 function scalarSchema(name: string): Schema {
-  switch (name) {
-    case 'Int':
-      return { type: 'integer' };
-    case 'Float':
-      return { type: 'number' };
-    case 'Boolean':
-      return { type: 'boolean' };
-    case 'String':
-    case 'ID':
-      return { type: 'string' };
-    default:
-      return {}; // JSON: any value
-  }
+  return { ...scalarRestType(name) };
 }
 
 /** Schema of a value of an output type; `objectSchema` adds `nullable` where nulls are sent. */

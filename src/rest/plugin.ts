@@ -1,4 +1,5 @@
 import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
@@ -8,6 +9,7 @@ import { requestInfo, requestLog } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
 import { NAMESPACE } from '../lib/urls';
 import { compileRoutes, type CompiledRoute } from './compile';
+import { jitRoutes } from './jit';
 import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';
 import { describeNamespace, describeRoutes, type Descriptions } from './index';
 import { collectParams, type Params } from './params';
@@ -43,6 +45,7 @@ export function useRest(
   let routes: CompiledRoute[] = [];
   let descriptions: Descriptions | undefined;
   const sources = new Map<CompiledRoute, string>();
+  let compiled = new Map<CompiledRoute, CompiledQuery>();
   let getEnveloped: ((context: Record<string, unknown>) => Enveloped) | undefined;
 
   /** `{namespace, rest}` when the path is under one of our namespaces. */
@@ -119,12 +122,10 @@ export function useRest(
       if (mapped) return errorReply(mapped, headers);
       throw err;
     }
-    // The route's compiled operation (src/rest/compile.ts), on the context Yoga built.
-    const result = (await route.compiled!.query(
-      undefined,
-      contextValue,
-      variables,
-    )) as ExecutionResult;
+    // The route's compiled operation (src/rest/jit.ts), on the context Yoga built.
+    const result = (await compiled
+      .get(route)!
+      .query(undefined, contextValue, variables)) as ExecutionResult;
     const [error] = result.errors ?? [];
     if (error) {
       // Services' errors carry their REST code; an unreachable database is a 503, anything else
@@ -185,6 +186,7 @@ export function useRest(
     },
     onSchemaChange({ schema }: { schema: GraphQLSchema }) {
       routes = compileRoutes(schema, table);
+      compiled = jitRoutes(schema, routes);
       allowOfRoute.clear();
       descriptions = describeRoutes(config, schema, routes, namespaces);
       sources.clear();

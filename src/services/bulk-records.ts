@@ -15,7 +15,7 @@ import {
   type BulkPublishing,
 } from './bulk-common';
 import { checkWebsite } from './post-fields';
-import type { VenueFields } from './venues';
+import { coordinate, VENUE_TEXT_COLUMNS, type VenueFields } from './venues';
 
 /**
  * Bulk creation of the records events link to: venues, organizers, categories and tags. Unlike
@@ -42,28 +42,9 @@ export interface BulkTermRecord {
   parent_id?: number | null;
 }
 
-const VENUE_TEXT = [
-  'address',
-  'city',
-  'country',
-  'province',
-  'state',
-  'stateprovince',
-  'zip',
-  'phone',
-] as const;
-
-function coordinate(name: string, value: number | null | undefined, limit: number) {
-  if (value === null || value === undefined) return null;
-  if (!Number.isFinite(value) || Math.abs(value) > limit) {
-    throw new InvalidParamError({ [name]: `must be a number between -${limit} and ${limit}` });
-  }
-  return value;
-}
-
 function venueColumns(r: BulkVenueRecord): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
-  for (const c of VENUE_TEXT) cols[c] = r[c] ?? '';
+  for (const c of VENUE_TEXT_COLUMNS) cols[c] = r[c] ?? '';
   return {
     ...cols,
     website: checkWebsite('website', r.website),

@@ -51,8 +51,8 @@ export interface VenueList extends Envelope {
   venues: VenueRow[];
 }
 
-/** Plain-text columns: stored as given, `""` or null clears. */
-const TEXT_COLUMNS = [
+/** Plain-text columns: stored as given, `""` or null clears (single and bulk writes). */
+export const VENUE_TEXT_COLUMNS = [
   'address',
   'city',
   'country',
@@ -63,7 +63,12 @@ const TEXT_COLUMNS = [
   'phone',
 ] as const;
 
-function coordinate(name: string, value: number | null | undefined, limit: number): number | null {
+/** A latitude/longitude within ±`limit`, or null; anything else is a 400 naming `name`. */
+export function coordinate(
+  name: string,
+  value: number | null | undefined,
+  limit: number,
+): number | null {
   if (value === null || value === undefined) return null;
   if (!Number.isFinite(value) || Math.abs(value) > limit) {
     throw invalid(name, `must be a number between -${limit} and ${limit}`);
@@ -73,7 +78,7 @@ function coordinate(name: string, value: number | null | undefined, limit: numbe
 
 function venueColumns(input: VenueInput): Record<string, unknown> {
   const cols: Record<string, unknown> = {};
-  for (const column of TEXT_COLUMNS) {
+  for (const column of VENUE_TEXT_COLUMNS) {
     if (has(input, column)) cols[column] = maxChars(column, input[column] ?? '', TEXT_MAX);
   }
   // Flags cannot be cleared: null leaves them (the columns default to true on create).
@@ -88,7 +93,7 @@ export const VENUE_KIND: LinkedKind<VenueRow, VenueInput> = {
   resource: 'venue',
   table: 'venues',
   // The stored `stateprovince` suffices: a derived one is `state` or `province`, searched too.
-  searchFields: ['title', 'description', 'excerpt', ...TEXT_COLUMNS],
+  searchFields: ['title', 'description', 'excerpt', ...VENUE_TEXT_COLUMNS],
   ownColumns: venueColumns,
   loader: (ctx) => ctx.loaders.venue,
 };
