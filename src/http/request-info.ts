@@ -14,6 +14,8 @@ export interface RequestInfo {
   id: string;
   /** `performance.now()` when the request arrived. */
   start: number;
+  /** The request's URL as parsed on arrival. */
+  url?: URL;
   /** The matched route (REST pattern, `/graphql`), for the access log. */
   route?: string;
   /** Seconds, for the `Retry-After` header of a 429 or 503. */

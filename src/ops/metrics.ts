@@ -99,12 +99,26 @@ export class AppMetrics {
     );
   }
 
+  /**
+   * The counter and histogram of one label set. prom-client hashes the labels at every call
+   * otherwise; the sets are few (route patterns × methods × statuses), so each is bound once.
+   */
+  private readonly bound = new Map<string, { count(): void; time(seconds: number): void }>();
+
   /** Records one answered request. `route` must be a pattern, never a raw path. */
   observe(route: string, method: string, status: number, seconds: number): void {
     const m = method.toUpperCase();
     const methodLabel = METHODS.has(m) ? m : 'OTHER';
-    this.requests.inc({ route, method: methodLabel, status: String(status) });
-    this.durations.observe({ route, method: methodLabel }, seconds);
+    const key = `${route}\n${methodLabel}\n${status}`;
+    let series = this.bound.get(key);
+    if (!series) {
+      const counter = this.requests.labels({ route, method: methodLabel, status: String(status) });
+      const histogram = this.durations.labels({ route, method: methodLabel });
+      series = { count: () => counter.inc(), time: (s) => histogram.observe(s) };
+      this.bound.set(key, series);
+    }
+    series.count();
+    series.time(seconds);
   }
 
   /** The exposition text of this app's and the process's metrics. */
