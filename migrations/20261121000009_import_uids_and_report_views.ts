@@ -13,8 +13,8 @@ const SEP = '; ';
 
 /** `GROUP_CONCAT` differs by dialect: MySQL/MariaDB `SEPARATOR`, SQLite a second argument. */
 function joined(knex: Knex, expr: string, order: string): string {
-  const client = String(knex.client.config.client);
-  return client === 'mysql2' || client === 'mysql'
+  // The client's dialect, not its configured name: the service configures a client class.
+  return knex.client.dialect === 'mysql'
     ? `GROUP_CONCAT(${expr} ORDER BY ${order} SEPARATOR '${SEP}')`
     : `group_concat(${expr}, '${SEP}' ORDER BY ${order})`;
 }

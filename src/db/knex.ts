@@ -29,6 +29,14 @@ export function dialectOf(databaseUrl: string): Dialect {
   return databaseUrl.startsWith('mysql:') ? 'mysql' : 'sqlite';
 }
 
+/**
+ * The dialect of a Knex instance (or transaction), from its client rather than its configured
+ * name: MySQL is configured as a client class (mysql-prepared.ts).
+ */
+export function clientDialect(q: Pick<Knex, 'client'>): Dialect {
+  return (q.client as { dialect: string }).dialect === 'mysql' ? 'mysql' : 'sqlite';
+}
+
 /** The parts of a better-sqlite3 connection set up here. */
 interface SqliteConnection {
   pragma(sql: string): unknown;

@@ -1,26 +1,35 @@
 import type { Knex } from 'knex';
 
 /**
- * Knex's mysql2 client with reads sent as prepared statements (mysql2 `execute`): MariaDB then
- * parses each distinct SELECT once per connection instead of at every call, and rows come in
- * the binary protocol. Measured here: about a fifth less server CPU and driver time per query,
- * four queries a single event read.
+ * Knex's mysql2 client, able to send a read as a prepared statement (mysql2 `execute`): MariaDB
+ * then parses each distinct statement once per connection instead of at every call, and rows
+ * come in the binary protocol. Measured here: about a fifth less server CPU and driver time per
+ * query, on the reads every event response makes.
  *
- * Only the builder's reads without LIMIT/OFFSET go this way (the loaders' by-id and link
- * queries, counts): MySQL 8 refuses a LIMIT bound as the DOUBLE mysql2 sends for a number, and
- * writes, DDL and raw SQL keep the text protocol they were written for. Each connection keeps
- * at most PREPARED_PER_CONNECTION statements (the least recently used is closed); should the
- * server's `max_prepared_stmt_count` still be reached (many processes on one server), the read
- * falls back to the text protocol rather than fail.
+ * Opt-in, per query (`prepared()`): the hot by-id and link reads of the loaders, whose texts are
+ * few, so each connection's statement cache holds them all; one-off reads would only churn it.
+ * MySQL 8 refuses a LIMIT bound as the DOUBLE mysql2 sends for a number, so a marked query with
+ * LIMIT/OFFSET still goes as text. Each connection keeps at most PREPARED_PER_CONNECTION
+ * statements (the least recently used is closed); should the server's `max_prepared_stmt_count`
+ * be reached anyway (many processes on one server), the read falls back to the text protocol
+ * rather than fail. Other dialects ignore the mark (SQLite statements are kept per connection
+ * in knex.ts).
  */
 
 export const PREPARED_PER_CONNECTION = 100;
+
+/** The query option that asks for a prepared statement. */
+const MARK = 'calendarPrepared';
 
 /** mysql2's error when the server holds `max_prepared_stmt_count` statements. */
 const TOO_MANY_STATEMENTS = 'ER_MAX_PREPARED_STMT_COUNT_REACHED';
 
 const PAGED = / (?:limit|offset) \?/i;
-const READS = new Set(['select', 'first', 'pluck']);
+
+/** Marks a read to be sent as a prepared statement on MySQL. */
+export function prepared<T extends Knex.QueryBuilder>(query: T): T {
+  return query.options({ [MARK]: true }) as T;
+}
 
 type Callback = (error: (Error & { code?: string }) | null, rows: unknown, fields: unknown) => void;
 
@@ -30,10 +39,9 @@ interface Mysql2Connection {
 }
 
 interface QueryObject {
-  method?: string;
   sql?: string;
   bindings?: unknown[];
-  options?: object;
+  options?: Record<string, unknown>;
   response?: [unknown, unknown];
 }
 
@@ -43,23 +51,21 @@ type RunQuery = (connection: Mysql2Connection, obj: QueryObject) => Promise<Quer
 const Mysql2Client = require('knex/lib/dialects/mysql2') as typeof Knex.Client;
 const textQuery = (Mysql2Client.prototype as unknown as { _query: RunQuery })._query;
 
-function preparable(obj: QueryObject): obj is QueryObject & { sql: string } {
-  return (
-    typeof obj.sql === 'string' &&
-    READS.has(obj.method ?? '') &&
-    !PAGED.test(obj.sql) &&
-    (obj.bindings ?? []).every((b) => b !== undefined)
-  );
-}
-
 export class PreparedReadsMysql2 extends Mysql2Client {
   _query(connection: Mysql2Connection, obj: QueryObject): Promise<QueryObject> {
-    if (!preparable(obj)) return textQuery.call(this, connection, obj);
+    if (!obj.options?.[MARK]) return textQuery.call(this, connection, obj);
+    const options = { ...obj.options };
+    delete options[MARK];
+    const plain = { ...obj, options };
+    const sql = obj.sql;
+    const bindings = obj.bindings ?? [];
+    if (!sql || PAGED.test(sql) || bindings.some((b) => b === undefined)) {
+      return textQuery.call(this, connection, plain);
+    }
     return new Promise((resolve, reject) => {
-      const options = { ...obj.options, sql: obj.sql };
-      connection.execute(options, obj.bindings ?? [], (error, rows, fields) => {
+      connection.execute({ ...options, sql }, bindings, (error, rows, fields) => {
         if (error?.code === TOO_MANY_STATEMENTS) {
-          resolve(textQuery.call(this, connection, obj));
+          resolve(textQuery.call(this, connection, plain));
           return;
         }
         if (error) return reject(error);

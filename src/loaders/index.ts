@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/knex';
+import { findEventsByIds } from '../repositories/event-reads';
 import { findImagesByIds } from '../repositories/images';
 import { linkedOrganizers, linkedTerms, type Linked } from '../repositories/links';
 import { findByIds } from '../repositories/posts';
@@ -56,9 +57,15 @@ export function createLoaders(db: Db): Loaders {
   const term: Loaders['term'] = new DataLoader(async (ids) =>
     byId(await findTermsByIds(db, ids), ids),
   );
+  const venue = postLoader<VenueRow>(db, 'venues');
   return {
-    event: postLoader<EventRow>(db, 'events'),
-    venue: postLoader<VenueRow>(db, 'venues'),
+    // Events come with their venues (one statement): `Event.venue` then reads the cache.
+    event: new DataLoader(async (ids) => {
+      const { events, venues } = await findEventsByIds(db, ids);
+      primeAll(venue, venues);
+      return byId(events, ids);
+    }),
+    venue,
     organizer: postLoader<OrganizerRow>(db, 'organizers'),
     term,
     image: new DataLoader(async (ids) => byId(await findImagesByIds(db, ids), ids)),

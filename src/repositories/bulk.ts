@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../db/knex';
 import type { Queryable } from './queryable';
 import type { PostTable, Taxonomy } from './rows';
+import { clientDialect } from '../db/knex';
 
 /**
  * Multi-row writes for bulk imports. Every function runs inside the caller's transaction and
@@ -61,7 +62,7 @@ export async function insertValues(
   const head = `insert into ?? (${columns.map(() => '??').join(', ')}) values `;
   const perStatement = Math.max(1, Math.floor(MAX_BINDINGS / columns.length));
   const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const mysql = isMysql(q);
+  const mysql = clientDialect(q) === 'mysql';
   for (const part of chunks(rows, perStatement)) {
     const bindings: unknown[] = [table, ...columns];
     if (mysql) {
@@ -72,10 +73,6 @@ export async function insertValues(
       await q.raw(head + part.map(() => tuple).join(', '), bindings as Knex.RawBinding[]);
     }
   }
-}
-
-function isMysql(q: Queryable): boolean {
-  return (q.client as { config: { client?: unknown } }).config.client === 'mysql2';
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import { selectWithVenue, splitVenues, type EventsRead } from './event-reads';
 import { cachedTotal } from './list-counts';
 import { normalizeRows, type Queryable } from './queryable';
-import type { EventRow, PostStatus, Taxonomy } from './rows';
+import type { PostStatus, Taxonomy } from './rows';
 
 /** The SQL of the `events` list: one resolved filter, a count and a page. */
 
@@ -154,21 +155,22 @@ export async function countEvents(q: Queryable, f: EventListFilter): Promise<num
   return cachedTotal(q, totalKey(f), query);
 }
 
-/** One page, by local start then id (by id for `include` lists). */
+/** One page, by local start then id (by id for `include` lists), with the events' venues. */
 export async function findEventPage(
   q: Queryable,
   f: EventListFilter,
   limit: number,
   offset: number,
-): Promise<EventRow[]> {
-  return normalizeRows<EventRow>(await eventPageQuery(q, f, limit, offset));
+): Promise<EventsRead> {
+  return splitVenues(await eventPageQuery(q, f, limit, offset));
 }
 
 /**
  * The page's query: its ids first, read in list order from `events_list_index` (index-only for
  * the window; skipped rows of a deep page cost no row reads), then those rows. The default list
  * reads 10 index entries and 10 rows whatever the size of the table; as one `SELECT events.*`
- * MariaDB read it through the index's first two columns and skipped every past event.
+ * MariaDB read it through the index's first two columns and skipped every past event. Each row
+ * brings its venue (`event-reads.ts`): a primary-key lookup per row of the page.
  */
 function eventPageQuery(
   q: Queryable,
@@ -182,7 +184,7 @@ function eventPageQuery(
   const ids = q('events').select('events.id');
   applyFilter(q, ids, f, 'page');
   ids.orderBy(order).limit(limit).offset(offset);
-  return q('events').select('events.*').join(ids.as('page'), 'page.id', 'events.id').orderBy(order);
+  return selectWithVenue(q('events').join(ids.as('page'), 'page.id', 'events.id')).orderBy(order);
 }
 
 export interface TermKey {

@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { allocateId } from './posts';
 import { normalizeRows, type Queryable } from './queryable';
 import type { ImageRow } from './rows';
+import { prepared } from '../db/mysql-prepared';
 
 export async function findImagesByIds(q: Queryable, ids: readonly number[]): Promise<ImageRow[]> {
   if (ids.length === 0) return [];
   return normalizeRows<ImageRow>(
-    await q('images').select('id', 'url', 'extension', 'width', 'height').whereIn('id', ids),
+    await prepared(
+      q('images').select('id', 'url', 'extension', 'width', 'height').whereIn('id', ids),
+    ),
   );
 }
 

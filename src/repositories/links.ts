@@ -1,5 +1,6 @@
 import { normalizeRows, type Queryable } from './queryable';
 import type { OrganizerRow, Taxonomy, TermRow } from './rows';
+import { prepared } from '../db/mysql-prepared';
 
 /** The ordered links between events and organizers / terms. */
 
@@ -12,11 +13,13 @@ export async function linkedOrganizers(
   eventIds: readonly number[],
 ): Promise<Linked<OrganizerRow>[]> {
   if (eventIds.length === 0) return [];
-  const rows = await q('event_organizers')
-    .join('organizers', 'organizers.id', 'event_organizers.organizer_id')
-    .select('organizers.*', 'event_organizers.event_id as link_event_id')
-    .whereIn('event_organizers.event_id', eventIds)
-    .orderBy([{ column: 'event_organizers.event_id' }, { column: 'event_organizers.position' }]);
+  const rows = await prepared(
+    q('event_organizers')
+      .join('organizers', 'organizers.id', 'event_organizers.organizer_id')
+      .select('organizers.*', 'event_organizers.event_id as link_event_id')
+      .whereIn('event_organizers.event_id', eventIds)
+      .orderBy([{ column: 'event_organizers.event_id' }, { column: 'event_organizers.position' }]),
+  );
   return normalizeRows<Linked<OrganizerRow>>(rows);
 }
 
@@ -26,11 +29,13 @@ export async function linkedTerms(
   eventIds: readonly number[],
 ): Promise<Linked<TermRow>[]> {
   if (eventIds.length === 0) return [];
-  const rows = await q('event_terms')
-    .join('terms', 'terms.id', 'event_terms.term_id')
-    .select('terms.*', 'event_terms.event_id as link_event_id')
-    .whereIn('event_terms.event_id', eventIds)
-    .orderBy([{ column: 'event_terms.event_id' }, { column: 'event_terms.position' }]);
+  const rows = await prepared(
+    q('event_terms')
+      .join('terms', 'terms.id', 'event_terms.term_id')
+      .select('terms.*', 'event_terms.event_id as link_event_id')
+      .whereIn('event_terms.event_id', eventIds)
+      .orderBy([{ column: 'event_terms.event_id' }, { column: 'event_terms.position' }]),
+  );
   return normalizeRows<Linked<TermRow>>(rows);
 }
 

@@ -1,5 +1,6 @@
 import type { PostRow, PostTable } from './rows';
 import { normalizeRow, normalizeRows, type Queryable } from './queryable';
+import { prepared } from '../db/mysql-prepared';
 
 /** Shared access to the three post tables (events, venues, organizers). */
 
@@ -22,7 +23,7 @@ export async function findByIds<T extends PostRow>(
   ids: readonly number[],
 ): Promise<T[]> {
   if (ids.length === 0) return [];
-  return normalizeRows<T>(await q(table).whereIn('id', ids));
+  return normalizeRows<T>(await prepared(q(table).whereIn('id', ids)));
 }
 
 /** `forUpdate`: lock the row until the transaction `q` ends (writes read what they change so). */

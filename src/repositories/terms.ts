@@ -1,5 +1,6 @@
 import { normalizeRow, normalizeRows, type Queryable } from './queryable';
 import type { Taxonomy, TermRow } from './rows';
+import { prepared } from '../db/mysql-prepared';
 
 /** Reads and writes of single terms (categories and tags share the `terms` table). */
 
@@ -10,7 +11,7 @@ export function likeEscape(text: string): string {
 
 export async function findTermsByIds(q: Queryable, ids: readonly number[]): Promise<TermRow[]> {
   if (ids.length === 0) return [];
-  return normalizeRows<TermRow>(await q('terms').whereIn('id', ids));
+  return normalizeRows<TermRow>(await prepared(q('terms').whereIn('id', ids)));
 }
 
 export async function findTermById(q: Queryable, id: number): Promise<TermRow | undefined> {

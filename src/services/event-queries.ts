@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { notFound, passwordProtected } from '../errors';
 import { primeAll } from '../loaders';
 import { countEvents, findEventPage } from '../repositories/event-list';
-import { findBySlug } from '../repositories/posts';
+import { findEventBySlug, type EventsRead } from '../repositories/event-reads';
 import type { EventRow, PostStatus } from '../repositories/rows';
 import { given } from './problems';
 import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './event-filters';
@@ -52,7 +52,7 @@ export interface EventList extends Envelope {
 /**
  * One page of events: a count (kept while no calendar write happened, see list-counts.ts), then
  * the page only when it has rows, so an empty list or a page past the end costs one query. Page
- * rows prime the event loader for `parent` lookups.
+ * rows prime the event loader for `parent` lookups, their venues the venue loader.
  */
 export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
   const args = withoutEmptyLists(raw);
@@ -68,9 +68,17 @@ export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<E
     ctx.restNamespace,
   );
   const events =
-    total > paged.offset ? await findEventPage(ctx.db, filter, paged.perPage, paged.offset) : [];
-  primeAll(ctx.loaders.event, events);
+    total > paged.offset
+      ? primed(ctx, await findEventPage(ctx.db, filter, paged.perPage, paged.offset))
+      : [];
   return { events, ...env };
+}
+
+/** Seeds the loaders with what a read fetched: its events, and the venues joined to them. */
+function primed(ctx: AppContext, read: EventsRead): EventRow[] {
+  primeAll(ctx.loaders.event, read.events);
+  primeAll(ctx.loaders.venue, read.venues);
+  return read.events;
 }
 
 function csv(list: readonly (string | number)[]): string {
@@ -142,8 +150,7 @@ export async function getEventBySlug(
   slug: string,
   password?: string | null,
 ): Promise<EventRow> {
-  const row = await findBySlug<EventRow>(ctx.db, 'events', slug);
+  const [row] = primed(ctx, await findEventBySlug(ctx.db, slug));
   if (!row) throw notFound('event', slug);
-  primeAll(ctx.loaders.event, [row]);
   return readable(ctx, row, password);
 }

@@ -1,11 +1,12 @@
-import { createDb, type Db } from '../../src/db/knex';
+import { clientDialect, createDb, type Db } from '../../src/db/knex';
+import { prepared } from '../../src/db/mysql-prepared';
 import { insertEvent, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
 
 /**
  * Statements are prepared once per connection (src/db/knex.ts, src/db/mysql-prepared.ts): on
- * MySQL the builder's reads go as prepared statements, everything else as text; on SQLite every
- * statement text is prepared once and reused.
+ * MySQL the reads marked `prepared()` go as prepared statements, everything else as text; on
+ * SQLite every statement text is prepared once and reused.
  */
 
 describeEachDb('prepared statements', (env) => {
@@ -26,6 +27,13 @@ describeEachDb('prepared statements', (env) => {
     await db.destroy();
   });
 
+  it('is told by its client which dialect it speaks', async () => {
+    // Dialect-specific SQL (bulk inserts, the reporting views) relies on this.
+    expect(clientDialect(db)).toBe(env.dialect);
+    expect(clientDialect(env.db)).toBe(env.dialect);
+    await env.db.transaction(async (trx) => expect(clientDialect(trx)).toBe(env.dialect));
+  });
+
   if (env.dialect === 'mysql') {
     async function counters(): Promise<{ prepare: number; execute: number }> {
       const [rows] = (await db.raw(
@@ -37,8 +45,8 @@ describeEachDb('prepared statements', (env) => {
 
     it('prepares a read once and executes it each time, with the same rows as text', async () => {
       const before = await counters();
-      const first = await db('events').whereIn('id', ids).orderBy('id');
-      const second = await db('events').whereIn('id', ids).orderBy('id');
+      const first = await prepared(db('events').whereIn('id', ids).orderBy('id'));
+      const second = await prepared(db('events').whereIn('id', ids).orderBy('id'));
       const after = await counters();
       expect(after).toEqual({ prepare: before.prepare + 1, execute: before.execute + 2 });
       // The binary protocol decodes to the same values as the text protocol.
@@ -50,9 +58,11 @@ describeEachDb('prepared statements', (env) => {
       expect(first.map((r: { title: string }) => r.title)).toEqual(['One', 'Two']);
     });
 
-    it('keeps paged reads and writes on the text protocol', async () => {
+    it('keeps unmarked reads, paged reads and writes on the text protocol', async () => {
       const before = await counters();
-      expect(await db('events').where('id', ids[0]!).first()).toMatchObject({ title: 'One' });
+      expect(await db('events').whereIn('id', ids)).toHaveLength(2);
+      const paged = await prepared(db('events').where('id', ids[0]!).limit(1));
+      expect(paged).toMatchObject([{ title: 'One' }]);
       await db('events').where('id', ids[1]!).update({ excerpt: 'changed' });
       expect(await counters()).toEqual(before);
     });
@@ -63,7 +73,9 @@ describeEachDb('prepared statements', (env) => {
       ];
       await db.raw('SET GLOBAL max_prepared_stmt_count = 0');
       try {
-        const rows = await db('events').select('title').whereIn('id', ids).orderBy('title', 'desc');
+        const rows = await prepared(
+          db('events').select('title').whereIn('id', ids).orderBy('title', 'desc'),
+        );
         expect(rows).toEqual([{ title: 'Two' }, { title: 'One' }]);
       } finally {
         await db.raw(`SET GLOBAL max_prepared_stmt_count = ${Number(limit!.Value)}`);

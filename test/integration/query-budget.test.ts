@@ -18,10 +18,10 @@ import { RestClient } from '../support/rest-client';
  * venue, two organizers, a child category, a tag and an image.
  */
 
-/** page, count, terms of the page, venues, organizers, images. */
-const LIST_QUERIES = 6;
-/** event, its terms, venue, organizers, images. */
-const SINGLE_QUERIES = 5;
+/** page (with its venues, joined), count, terms of the page, organizers, images. */
+const LIST_QUERIES = 5;
+/** event (with its venue, joined), its terms, organizers, images. */
+const SINGLE_QUERIES = 4;
 
 describeEachDb('query budget', (env) => {
   const rest = new RestClient(env);
