@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { PREPARED_PER_CONNECTION, PreparedReadsMysql2 } from './mysql-prepared';
 
 export type Db = Knex;
 export type Dialect = 'mysql' | 'sqlite';
@@ -29,10 +28,10 @@ export function dialectOf(databaseUrl: string): Dialect {
   return databaseUrl.startsWith('mysql:') ? 'mysql' : 'sqlite';
 }
 
-/**
- * The dialect of a Knex instance (or transaction), from its client rather than its configured
- * name: MySQL is configured as a client class (mysql-prepared.ts).
- */
+/** Prepared statements a MySQL connection keeps (hot-read.ts); the least recently used is closed. */
+export const PREPARED_PER_CONNECTION = 100;
+
+/** The dialect of a Knex instance or transaction, as its client says. */
 export function clientDialect(q: Pick<Knex, 'client'>): Dialect {
   return (q.client as { dialect: string }).dialect === 'mysql' ? 'mysql' : 'sqlite';
 }
@@ -110,7 +109,7 @@ function sqliteConfig(databaseUrl: string): Knex.Config {
 function mysqlConfig(databaseUrl: string, poolMax: number, connectTimeout: number): Knex.Config {
   const url = new URL(databaseUrl);
   return {
-    client: PreparedReadsMysql2,
+    client: 'mysql2',
     connection: {
       host: url.hostname,
       port: url.port ? Number(url.port) : 3306,

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Dialect } from '../db/knex';
+import { clientDialect, type Dialect } from '../db/knex';
 import type { Queryable } from './queryable';
 import type { PostTable, Taxonomy } from './rows';
-import { clientDialect } from '../db/knex';
 
 /**
  * Multi-row writes for bulk imports. Every function runs inside the caller's transaction and

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
+import { HotRead } from '../db/hot-read';
 import { normalizeRow, type Queryable } from './queryable';
 import type { EventRow, VenueRow } from './rows';
-import { prepared } from '../db/mysql-prepared';
 
 /**
  * Events as reads answer them: each with its venue, a to-one relation, read in the same
@@ -81,14 +81,17 @@ export function splitVenues(raws: Record<string, unknown>[]): EventsRead {
   return { events, venues: [...venues.values()] };
 }
 
+const BY_IDS = new HotRead((q, ids) => selectWithVenue(q('events')).whereIn('events.id', ids));
+// The slug is unique: at most one row.
+const BY_SLUG = new HotRead((q, [slug]) =>
+  selectWithVenue(q('events')).where('events.slug', slug!),
+);
+
 export async function findEventsByIds(q: Queryable, ids: readonly number[]): Promise<EventsRead> {
   if (ids.length === 0) return { events: [], venues: [] };
-  return splitVenues(
-    await prepared(selectWithVenue(q('events')).whereIn('events.id', ids as number[])),
-  );
+  return splitVenues(await BY_IDS.run(q, ids));
 }
 
-/** At most one event: the slug is unique (so no LIMIT, which would keep it from being prepared). */
 export async function findEventBySlug(q: Queryable, slug: string): Promise<EventsRead> {
-  return splitVenues(await prepared(selectWithVenue(q('events')).where('events.slug', slug)));
+  return splitVenues(await BY_SLUG.run(q, [slug]));
 }

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
+import { HotRead } from '../db/hot-read';
 import { allocateId } from './posts';
 import { normalizeRows, type Queryable } from './queryable';
 import type { ImageRow } from './rows';
-import { prepared } from '../db/mysql-prepared';
+
+const BY_IDS = new HotRead((q, ids) =>
+  q('images').select('id', 'url', 'extension', 'width', 'height').whereIn('id', ids),
+);
 
 export async function findImagesByIds(q: Queryable, ids: readonly number[]): Promise<ImageRow[]> {
   if (ids.length === 0) return [];
-  return normalizeRows<ImageRow>(
-    await prepared(
-      q('images').select('id', 'url', 'extension', 'width', 'height').whereIn('id', ids),
-    ),
-  );
+  return normalizeRows<ImageRow>(await BY_IDS.run(q, ids));
 }
 
 function urlHash(url: string): string {

@@ -1,11 +1,25 @@
+import { HotRead } from '../db/hot-read';
 import { normalizeRows, type Queryable } from './queryable';
 import type { OrganizerRow, Taxonomy, TermRow } from './rows';
-import { prepared } from '../db/mysql-prepared';
 
 /** The ordered links between events and organizers / terms. */
 
 /** A linked row with the event it belongs to (`link_event_id`). */
 export type Linked<T> = T & { link_event_id: number };
+
+/** The rows linked to each event through `links`, joined in one query, in link order. */
+function linkedRead(links: string, table: string, foreignKey: string): HotRead {
+  return new HotRead((q, eventIds) =>
+    q(links)
+      .join(table, `${table}.id`, `${links}.${foreignKey}`)
+      .select(`${table}.*`, `${links}.event_id as link_event_id`)
+      .whereIn(`${links}.event_id`, eventIds)
+      .orderBy([{ column: `${links}.event_id` }, { column: `${links}.position` }]),
+  );
+}
+
+const ORGANIZERS = linkedRead('event_organizers', 'organizers', 'organizer_id');
+const TERMS = linkedRead('event_terms', 'terms', 'term_id');
 
 /** Organizers of each event, joined in one query, in link order. */
 export async function linkedOrganizers(
@@ -13,14 +27,7 @@ export async function linkedOrganizers(
   eventIds: readonly number[],
 ): Promise<Linked<OrganizerRow>[]> {
   if (eventIds.length === 0) return [];
-  const rows = await prepared(
-    q('event_organizers')
-      .join('organizers', 'organizers.id', 'event_organizers.organizer_id')
-      .select('organizers.*', 'event_organizers.event_id as link_event_id')
-      .whereIn('event_organizers.event_id', eventIds)
-      .orderBy([{ column: 'event_organizers.event_id' }, { column: 'event_organizers.position' }]),
-  );
-  return normalizeRows<Linked<OrganizerRow>>(rows);
+  return normalizeRows<Linked<OrganizerRow>>(await ORGANIZERS.run(q, eventIds));
 }
 
 /** Terms (categories and tags) of each event, joined in one query, in link order. */
@@ -29,14 +36,7 @@ export async function linkedTerms(
   eventIds: readonly number[],
 ): Promise<Linked<TermRow>[]> {
   if (eventIds.length === 0) return [];
-  const rows = await prepared(
-    q('event_terms')
-      .join('terms', 'terms.id', 'event_terms.term_id')
-      .select('terms.*', 'event_terms.event_id as link_event_id')
-      .whereIn('event_terms.event_id', eventIds)
-      .orderBy([{ column: 'event_terms.event_id' }, { column: 'event_terms.position' }]),
-  );
-  return normalizeRows<Linked<TermRow>>(rows);
+  return normalizeRows<Linked<TermRow>>(await TERMS.run(q, eventIds));
 }
 
 /**

@@ -1,6 +1,6 @@
+import { HotRead } from '../db/hot-read';
 import type { PostRow, PostTable } from './rows';
 import { normalizeRow, normalizeRows, type Queryable } from './queryable';
-import { prepared } from '../db/mysql-prepared';
 
 /** Shared access to the three post tables (events, venues, organizers). */
 
@@ -17,13 +17,19 @@ export async function allocateId(q: Queryable, type: string): Promise<number> {
   return id;
 }
 
+const BY_IDS: Record<PostTable, HotRead> = {
+  events: new HotRead((q, ids) => q('events').whereIn('id', ids)),
+  venues: new HotRead((q, ids) => q('venues').whereIn('id', ids)),
+  organizers: new HotRead((q, ids) => q('organizers').whereIn('id', ids)),
+};
+
 export async function findByIds<T extends PostRow>(
   q: Queryable,
   table: PostTable,
   ids: readonly number[],
 ): Promise<T[]> {
   if (ids.length === 0) return [];
-  return normalizeRows<T>(await prepared(q(table).whereIn('id', ids)));
+  return normalizeRows<T>(await BY_IDS[table].run(q, ids));
 }
 
 /** `forUpdate`: lock the row until the transaction `q` ends (writes read what they change so). */

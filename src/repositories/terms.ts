@@ -1,6 +1,6 @@
+import { HotRead } from '../db/hot-read';
 import { normalizeRow, normalizeRows, type Queryable } from './queryable';
 import type { Taxonomy, TermRow } from './rows';
-import { prepared } from '../db/mysql-prepared';
 
 /** Reads and writes of single terms (categories and tags share the `terms` table). */
 
@@ -9,9 +9,11 @@ export function likeEscape(text: string): string {
   return text.replace(/[!%_]/g, '!$&');
 }
 
+const BY_IDS = new HotRead((q, ids) => q('terms').whereIn('id', ids));
+
 export async function findTermsByIds(q: Queryable, ids: readonly number[]): Promise<TermRow[]> {
   if (ids.length === 0) return [];
-  return normalizeRows<TermRow>(await prepared(q('terms').whereIn('id', ids)));
+  return normalizeRows<TermRow>(await BY_IDS.run(q, ids));
 }
 
 export async function findTermById(q: Queryable, id: number): Promise<TermRow | undefined> {

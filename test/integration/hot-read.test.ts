@@ -1,18 +1,20 @@
+import { HotRead } from '../../src/db/hot-read';
 import { clientDialect, createDb, type Db } from '../../src/db/knex';
-import { prepared } from '../../src/db/mysql-prepared';
 import { insertEvent, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
 
 /**
- * Statements are prepared once per connection (src/db/knex.ts, src/db/mysql-prepared.ts): on
- * MySQL the reads marked `prepared()` go as prepared statements, everything else as text; on
- * SQLite every statement text is prepared once and reused.
+ * The hot reads (src/db/hot-read.ts) answer what the builder answers, are seen by query
+ * observers, keep to a transaction's connection, and are prepared once per connection: on MySQL
+ * as prepared statements (falling back to text at the server's ceiling), on SQLite as kept
+ * better-sqlite3 statements (src/db/knex.ts).
  */
 
-describeEachDb('prepared statements', (env) => {
+describeEachDb('hot reads and prepared statements', (env) => {
   let ids: number[];
   // One connection, so that session counters and raw connections are the ones the reads used.
   let db: Db;
+  const byIds = new HotRead((q, keys) => q('events').whereIn('id', keys).orderBy('id'));
 
   beforeAll(async () => {
     await resetCalendar(env);
@@ -28,10 +30,43 @@ describeEachDb('prepared statements', (env) => {
   });
 
   it('is told by its client which dialect it speaks', async () => {
-    // Dialect-specific SQL (bulk inserts, the reporting views) relies on this.
+    // Dialect-specific SQL (bulk inserts, the reporting views, hot reads) relies on this.
     expect(clientDialect(db)).toBe(env.dialect);
-    expect(clientDialect(env.db)).toBe(env.dialect);
     await env.db.transaction(async (trx) => expect(clientDialect(trx)).toBe(env.dialect));
+  });
+
+  it('answers the rows the builder answers, and announces its statement', async () => {
+    const sent: string[] = [];
+    const listener = (query: { sql: string }): void => void sent.push(query.sql);
+    db.on('query', listener);
+    try {
+      const hot = await byIds.run(db, ids);
+      expect(hot).toEqual(await db('events').whereIn('id', ids).orderBy('id'));
+      expect(hot.map((r) => r.title)).toEqual(['One', 'Two']);
+      expect(await byIds.run(db, [ids[1]!])).toMatchObject([{ title: 'Two' }]);
+    } finally {
+      db.removeListener('query', listener);
+    }
+    expect(sent).toHaveLength(3);
+    expect(sent[0]).toMatch(/from [`"]events[`"] where [`"]id[`"] in \(\?, \?\)/);
+  });
+
+  it('reads inside a transaction on its connection', async () => {
+    await db.transaction(async (trx) => {
+      const id = ids[0]!;
+      await trx('events').where('id', id).update({ title: 'Uncommitted' });
+      // The pool's only connection is the transaction's: a read beside it would wait forever.
+      expect(await byIds.run(trx, [id])).toMatchObject([{ title: 'Uncommitted' }]);
+      await trx.rollback();
+    });
+    expect(await byIds.run(db, [ids[0]!])).toMatchObject([{ title: 'One' }]);
+  });
+
+  it('leaves a read whose bindings are not just its keys to the builder', async () => {
+    const titled = new HotRead((q, keys) =>
+      q('events').whereIn('id', keys).andWhere('title', 'Two'),
+    );
+    expect(await titled.run(db, ids)).toMatchObject([{ title: 'Two' }]);
   });
 
   if (env.dialect === 'mysql') {
@@ -43,26 +78,20 @@ describeEachDb('prepared statements', (env) => {
       return { prepare: value('Com_stmt_prepare'), execute: value('Com_stmt_execute') };
     }
 
-    it('prepares a read once and executes it each time, with the same rows as text', async () => {
+    it('prepares a hot read once per connection and executes it each time', async () => {
+      const shape = new HotRead((q, keys) => q('events').select('id').whereIn('id', keys));
       const before = await counters();
-      const first = await prepared(db('events').whereIn('id', ids).orderBy('id'));
-      const second = await prepared(db('events').whereIn('id', ids).orderBy('id'));
-      const after = await counters();
-      expect(after).toEqual({ prepare: before.prepare + 1, execute: before.execute + 2 });
-      // The binary protocol decodes to the same values as the text protocol.
-      const [text] = (await db.raw('select * from `events` where `id` in (?, ?) order by `id`', [
-        ...ids,
-      ])) as [Record<string, unknown>[]];
-      expect(first).toEqual(text);
-      expect(second).toEqual(text);
-      expect(first.map((r: { title: string }) => r.title)).toEqual(['One', 'Two']);
+      await shape.run(db, ids);
+      await shape.run(db, [...ids].reverse());
+      expect(await counters()).toEqual({
+        prepare: before.prepare + 1,
+        execute: before.execute + 2,
+      });
     });
 
-    it('keeps unmarked reads, paged reads and writes on the text protocol', async () => {
+    it('keeps builder reads and writes on the text protocol', async () => {
       const before = await counters();
       expect(await db('events').whereIn('id', ids)).toHaveLength(2);
-      const paged = await prepared(db('events').where('id', ids[0]!).limit(1));
-      expect(paged).toMatchObject([{ title: 'One' }]);
       await db('events').where('id', ids[1]!).update({ excerpt: 'changed' });
       expect(await counters()).toEqual(before);
     });
@@ -71,12 +100,12 @@ describeEachDb('prepared statements', (env) => {
       const [[limit]] = (await db.raw("SHOW GLOBAL VARIABLES LIKE 'max_prepared_stmt_count'")) as [
         { Value: string }[],
       ];
+      const fresh = new HotRead((q, keys) =>
+        q('events').select('title').whereIn('id', keys).orderBy('title', 'desc'),
+      );
       await db.raw('SET GLOBAL max_prepared_stmt_count = 0');
       try {
-        const rows = await prepared(
-          db('events').select('title').whereIn('id', ids).orderBy('title', 'desc'),
-        );
-        expect(rows).toEqual([{ title: 'Two' }, { title: 'One' }]);
+        expect(await fresh.run(db, ids)).toEqual([{ title: 'Two' }, { title: 'One' }]);
       } finally {
         await db.raw(`SET GLOBAL max_prepared_stmt_count = ${Number(limit!.Value)}`);
       }
@@ -98,8 +127,7 @@ describeEachDb('prepared statements', (env) => {
         expect(connection.prepare('select title from events')).not.toBe(statement);
         const open = statement.iterate();
         open.next();
-        const other = connection.prepare(sql);
-        expect(other).not.toBe(statement);
+        expect(connection.prepare(sql)).not.toBe(statement);
         open.return?.();
         expect(connection.prepare(sql)).toBe(statement);
       } finally {
@@ -108,7 +136,7 @@ describeEachDb('prepared statements', (env) => {
     });
 
     it('answers reads from kept statements after writes and schema changes', async () => {
-      const titles = () => db('events').whereIn('id', ids).orderBy('id').pluck('title');
+      const titles = async () => (await byIds.run(db, ids)).map((r) => r.title);
       expect(await titles()).toEqual(['One', 'Two']);
       await db('events').where('id', ids[0]!).update({ title: 'Uno' });
       await db.schema.alterTable('events', (t) => t.string('scratch').nullable());
