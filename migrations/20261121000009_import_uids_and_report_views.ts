@@ -13,7 +13,7 @@ const SEP = '; ';
 
 /** `GROUP_CONCAT` differs by dialect: MySQL/MariaDB `SEPARATOR`, SQLite a second argument. */
 function joined(knex: Knex, expr: string, order: string): string {
-  // The client's dialect, not its configured name: the service configures a client class.
+  // The client's dialect: `mysql` for both the mysql and mysql2 drivers, whatever the config names.
   return knex.client.dialect === 'mysql'
     ? `GROUP_CONCAT(${expr} ORDER BY ${order} SEPARATOR '${SEP}')`
     : `group_concat(${expr}, '${SEP}' ORDER BY ${order})`;
