@@ -93,6 +93,17 @@ describe('WORKERS=2: node:cluster [sqlite]', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Creates an event of one hour on `day` through REST (201 expected); its id. */
+  async function createEvent(title: string, day: string): Promise<number> {
+    const created = await request(base, 'POST', EVENTS, {
+      title,
+      start_date: `${day} 10:00:00`,
+      end_date: `${day} 11:00:00`,
+    });
+    expect(created.status).toBe(201);
+    return (JSON.parse(created.body) as { id: number }).id;
+  }
+
   it('migrates and creates the administrator once, in the primary; two workers listen', () => {
     expect(server.stdout.filter((line) => /^Applied \d+ migration\(s\)/.test(line))).toHaveLength(
       1,
@@ -110,13 +121,7 @@ describe('WORKERS=2: node:cluster [sqlite]', () => {
   });
 
   it('answers reads and writes, from both workers', async () => {
-    const created = await request(base, 'POST', EVENTS, {
-      title: 'Served by a cluster',
-      start_date: '2027-09-01 10:00:00',
-      end_date: '2027-09-01 11:00:00',
-    });
-    expect(created.status).toBe(201);
-    const id = (JSON.parse(created.body) as { id: number }).id;
+    const id = await createEvent('Served by a cluster', '2027-09-01');
 
     const target = `${EVENTS}/${id}`;
     for (let i = 0; i < 6; i++) {
@@ -137,13 +142,7 @@ describe('WORKERS=2: node:cluster [sqlite]', () => {
   }, 30_000);
 
   it("a write waits for another process's SQLite write lock instead of failing", async () => {
-    const created = await request(base, 'POST', EVENTS, {
-      title: 'Before the lock',
-      start_date: '2027-09-02 10:00:00',
-      end_date: '2027-09-02 11:00:00',
-    });
-    expect(created.status).toBe(201);
-    const id = (JSON.parse(created.body) as { id: number }).id;
+    const id = await createEvent('Before the lock', '2027-09-02');
 
     // Another process (this one) holds the write lock; the update reads its event first, so a
     // deferred transaction would have to upgrade to writing, which SQLite refuses at once.

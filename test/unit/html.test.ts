@@ -1,63 +1,56 @@
 import { parseAndSanitize, sanitizeRichText } from '../../src/lib/html';
+import { seededTexts } from '../support/seeded-texts';
 
 /**
  * `sanitizeRichText` answers plain text and bare paragraphs without running the sanitiser; its
  * answers must be the sanitiser's, character for character.
  */
 
-/** A small deterministic generator, so a failure names an input that can be replayed. */
-function* texts(count: number, seed: number): Generator<string> {
-  const pieces = [
-    'a',
-    'Z',
-    ' ',
-    '  ',
-    '\n',
-    '\r\n',
-    '\t',
-    '"',
-    "'",
-    '=',
-    '/',
-    'é',
-    '😀',
-    '\u00a0',
-    '\u2028',
-    '\u0085',
-    '\ufeff',
-    '\0',
-    '<',
-    '>',
-    '&',
-    '&amp;',
-    '&nbsp;',
-    '<p>',
-    '</p>',
-    '<P>',
-    '<p >',
-    '</p >',
-    '<p class="x">',
-    '<br>',
-    '<br/>',
-    '<b>',
-    '</b>',
-    '<script>',
-    '</script>',
-    '<!--',
-    '-->',
-    '<a href="javascript:x">',
-    '</a>',
-  ];
-  let state = seed;
-  const next = (n: number): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state % n;
-  };
-  for (let i = 0; i < count; i++) {
-    let text = '';
-    for (let j = next(14); j > 0; j--) text += pieces[next(pieces.length)];
-    yield text;
-  }
+/** Pieces of seeded texts (test/support/seeded-texts.ts): a failure names a replayable input. */
+const PIECES = [
+  'a',
+  'Z',
+  ' ',
+  '  ',
+  '\n',
+  '\r\n',
+  '\t',
+  '"',
+  "'",
+  '=',
+  '/',
+  'é',
+  '😀',
+  '\u00a0',
+  '\u2028',
+  '\u0085',
+  '\ufeff',
+  '\0',
+  '<',
+  '>',
+  '&',
+  '&amp;',
+  '&nbsp;',
+  '<p>',
+  '</p>',
+  '<P>',
+  '<p >',
+  '</p >',
+  '<p class="x">',
+  '<br>',
+  '<br/>',
+  '<b>',
+  '</b>',
+  '<script>',
+  '</script>',
+  '<!--',
+  '-->',
+  '<a href="javascript:x">',
+  '</a>',
+];
+
+function texts(count: number, seed: number): Generator<string> {
+  return seededTexts(PIECES, 14, count, seed);
 }
 
 describe('sanitizeRichText', () => {

@@ -1,5 +1,6 @@
 import slugify from 'slugify';
 import { firstFreeSlug, toSlug } from '../../src/lib/slug';
+import { seededTexts } from '../support/seeded-texts';
 
 /** `toSlug` answers text already shaped like a slug without slugify: the answers must agree. */
 
@@ -7,18 +8,10 @@ function bySlugify(text: string): string {
   return slugify(text, { lower: true, strict: true, trim: true }).slice(0, 190).replace(/-+$/, '');
 }
 
-function* texts(count: number, seed: number): Generator<string> {
-  const pieces = ['a', 'z', 'q', '0', '9', '-', '--', ' ', 'A', 'É', 'é', '&', '_', '.', 'ß', '€'];
-  let state = seed;
-  const next = (n: number): number => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state % n;
-  };
-  for (let i = 0; i < count; i++) {
-    let text = '';
-    for (let j = next(12); j > 0; j--) text += pieces[next(pieces.length)];
-    yield text;
-  }
+const PIECES = ['a', 'z', 'q', '0', '9', '-', '--', ' ', 'A', 'É', 'é', '&', '_', '.', 'ß', '€'];
+
+function texts(count: number, seed: number): Generator<string> {
+  return seededTexts(PIECES, 12, count, seed);
 }
 
 describe('toSlug', () => {
