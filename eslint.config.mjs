@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/main.ts', 'src/cluster.ts', 'src/cli/**', 'src/db/migrate-cli.ts', 'test/**'],
+    files: ['src/main.ts', 'src/http/cluster.ts', 'src/cli/**', 'src/db/migrate-cli.ts', 'test/**'],
     rules: { 'no-console': 'off' },
   },
   // Tests read GraphQL results dynamically.

@@ -1,7 +1,7 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
-import type { EventInput } from '../src/services/event-input';
-import { createEvent, deleteEvent, updateEvent } from '../src/services/event-writes';
+import type { EventInput } from '../src/events/input';
+import { createEvent, deleteEvent, updateEvent } from '../src/events/writes';
 
 /** Event writes: read the arguments, call the service, return the row for the Event resolvers. */
 export const eventMutationResolvers: IResolvers<unknown, AppContext> = {

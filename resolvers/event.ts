@@ -1,19 +1,19 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
-import { emptyCostDetails, formatCost } from '../src/lib/cost';
+import { emptyCostDetails, formatCost } from '../src/events/cost';
 import { dateDetails, isValidZone, zoneAbbr } from '../src/lib/dates';
 import { globalId, publicUrl, restUrl } from '../src/lib/urls';
-import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/repositories/rows';
-import { eventJsonLd } from '../src/services/event-json-ld';
+import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/db/rows';
+import { eventJsonLd } from '../src/events/json-ld';
 import {
   getEvent,
   getEventBySlug,
   isRedacted,
   listEvents,
   type EventListArgs,
-} from '../src/services/event-queries';
-import { asSingleRead, isSingleRead } from '../src/services/single-read';
-import { canSee } from '../src/services/visibility';
+} from '../src/events/queries';
+import { asSingleRead, isSingleRead } from '../src/posts/single-read';
+import { canSee } from '../src/posts/visibility';
 
 /** `events`, `event`, `event_by_slug` and every `Event` field. Rows come from the services. */
 

@@ -1,9 +1,9 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
-import { organizerJsonLd } from '../src/lib/json-ld';
-import type { OrganizerRow } from '../src/repositories/rows';
-import type { LinkedListArgs } from '../src/services/linked-post-list';
-import { isSingleRead } from '../src/services/single-read';
+import { organizerJsonLd } from '../src/events/place-json-ld';
+import type { OrganizerRow } from '../src/db/rows';
+import type { LinkedListArgs } from '../src/places/linked-post-list';
+import { isSingleRead } from '../src/posts/single-read';
 import {
   createOrganizer,
   deleteOrganizer,
@@ -11,7 +11,7 @@ import {
   readOrganizer,
   updateOrganizer,
   type OrganizerInput,
-} from '../src/services/organizers';
+} from '../src/places/organizers';
 import { linkedPostFields } from './venue';
 
 type Input = { input: OrganizerInput };

@@ -1,8 +1,8 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../src/context';
-import type { Taxonomy, TermRow } from '../src/repositories/rows';
-import { listEvents } from '../src/services/event-queries';
+import type { Taxonomy, TermRow } from '../src/db/rows';
+import { listEvents } from '../src/events/queries';
 import {
   childrenOf,
   getTerm,
@@ -12,8 +12,8 @@ import {
   termUrls,
   WP_TAXONOMY,
   type TermListArgs,
-} from '../src/services/term-queries';
-import { createTerm, deleteTerm, updateTerm, type TermInput } from '../src/services/term-writes';
+} from '../src/terms/queries';
+import { createTerm, deleteTerm, updateTerm, type TermInput } from '../src/terms/writes';
 
 /**
  * Did the client really send this argument? SDL defaults fill `hide_empty` in either way, but

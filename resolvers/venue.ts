@@ -1,11 +1,11 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
-import { stateProvinceOf, venueJsonLd } from '../src/lib/json-ld';
+import { stateProvinceOf, venueJsonLd } from '../src/events/place-json-ld';
 import { globalId, publicUrl } from '../src/lib/urls';
-import type { PostRow, VenueRow } from '../src/repositories/rows';
-import { listEvents } from '../src/services/event-queries';
-import type { LinkedListArgs } from '../src/services/linked-post-list';
-import { isSingleRead } from '../src/services/single-read';
+import type { PostRow, VenueRow } from '../src/db/rows';
+import { listEvents } from '../src/events/queries';
+import type { LinkedListArgs } from '../src/places/linked-post-list';
+import { isSingleRead } from '../src/posts/single-read';
 import {
   createVenue,
   deleteVenue,
@@ -13,7 +13,7 @@ import {
   readVenue,
   updateVenue,
   type VenueInput,
-} from '../src/services/venues';
+} from '../src/places/venues';
 
 /** Arguments of the nested `events` field; the other fields take none. */
 type PageArgs = { page?: number | null; per_page?: number | null };

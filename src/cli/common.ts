@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { Db } from '../db/knex';
 
 /** What every command gets and how it reports. */

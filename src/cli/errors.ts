@@ -1,7 +1,7 @@
-import { CredentialError } from '../auth/credentials';
-import { InvalidParamError } from '../errors';
-import { findUserByLogin } from '../repositories/users';
-import type { UserRow } from '../repositories/rows';
+import { CredentialError } from '../users/credentials';
+import { InvalidParamError } from '../lib/errors';
+import { findUserByLogin } from '../users/store/users';
+import type { UserRow } from '../db/rows';
 import type { Db } from '../db/knex';
 import { notFoundError, usageError } from './common';
 

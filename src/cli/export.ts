@@ -1,10 +1,16 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
 import { parse } from 'graphql';
-import { COLUMNS, EVENT_COLUMNS } from '../csv/columns';
-import { csvText } from '../csv/write';
-import { CALENDAR_TAIL, addZoneYears, calendarHead, eventText, type ZoneYears } from '../ics/build';
-import { countLiveEvents, eventIdsAfter, eventZoneSpans } from '../repositories/imports';
+import { COLUMNS, EVENT_COLUMNS } from '../transfer/csv/columns';
+import { csvText } from '../transfer/csv/write';
+import {
+  CALENDAR_TAIL,
+  addZoneYears,
+  calendarHead,
+  eventText,
+  type ZoneYears,
+} from '../transfer/ics/build';
+import { countLiveEvents, eventIdsAfter, eventZoneSpans } from '../transfer/store/imports';
 import {
   COLLECTIONS,
   EXPORT_PAGE_SIZE,
@@ -16,8 +22,8 @@ import {
   type Collection,
   type ExportEvent,
   type Executor,
-} from '../services/export-source';
-import { ensureBuiltinAdmin } from '../services/users';
+} from '../transfer/export-source';
+import { ensureBuiltinAdmin } from '../users/users';
 import { JSON_OPTION, usageError, type Command, type CommandContext } from './common';
 import { progress, rate } from './import-progress';
 

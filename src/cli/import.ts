@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import type { Config } from '../config';
-import { csvColumnOf, csvRecords } from '../services/csv-import';
-import { icsColumnOf, icsRecords } from '../services/ics-import';
-import { importEvents, type ImportItem, type ImportSummary } from '../services/import-events';
+import type { Config } from '../config/config';
+import { csvColumnOf, csvRecords } from '../transfer/csv/import';
+import { icsColumnOf, icsRecords } from '../transfer/ics/import';
+import { importEvents, type ImportItem, type ImportSummary } from '../transfer/import-events';
 import {
   CliError,
   EXIT,
@@ -15,7 +15,7 @@ import { importSummaryLine, problemLine, progress, rate } from './import-progres
 
 /**
  * `import:csv FILE` and `import:ics FILE` (README "Import and export"): events from a file,
- * streamed, through the import engine (`src/services/import-events.ts`). Problems go to
+ * streamed, through the import engine (`src/transfer/import-events.ts`). Problems go to
  * standard error as `FILE:LINE: column: reason` while the good rows import; the summary goes
  * to standard output (`--json`: as JSON). Exit code 0 when every row imported, 1 when some
  * failed (or the file could not be read at all), 2 for usage errors.

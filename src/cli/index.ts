@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadConfig } from '../config/config';
 import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { CliError, EXIT, parseOptions, type Command } from './common';

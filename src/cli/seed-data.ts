@@ -1,6 +1,6 @@
 import { clock, COSTS, day, Rng } from '../lib/demo-data';
 import { toSlug } from '../lib/slug';
-import type { ImportRecord } from '../services/import-events';
+import type { ImportRecord } from '../transfer/import-events';
 
 /**
  * The demo data of `seed:demo`: deterministic (a seeded PRNG; dates spread from a year before to

@@ -1,6 +1,6 @@
-import { bulkCreateTerms } from '../services/bulk-records';
-import { importEvents } from '../services/import-events';
-import { findTermsBySlugOrName } from '../repositories/terms';
+import { bulkCreateTerms } from '../transfer/bulk/records';
+import { importEvents } from '../transfer/import-events';
+import { findTermsBySlugOrName } from '../terms/store/terms';
 import type { Db } from '../db/knex';
 import { CliError, EXIT, JSON_OPTION, usageError, type Command } from './common';
 import { importSummaryLine, problemLine, progress, rate } from './import-progress';

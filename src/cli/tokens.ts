@@ -1,13 +1,13 @@
 import { DateTime } from 'luxon';
-import { createApiToken, createAppPassword } from '../auth/credentials';
+import { createApiToken, createAppPassword } from '../users/credentials';
 import { formatSql } from '../lib/dates';
 import {
   findCredentialById,
   listCredentials,
   revokeCredential,
   type CredentialTable,
-} from '../repositories/credentials';
-import { listUsers } from '../repositories/users';
+} from '../users/store/credentials';
+import { listUsers } from '../users/store/users';
 import {
   JSON_OPTION,
   notFoundError,

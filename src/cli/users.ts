@@ -1,8 +1,8 @@
-import { createApiToken } from '../auth/credentials';
-import { ROLES } from '../auth/roles';
-import { listCredentials } from '../repositories/credentials';
-import { listUsers } from '../repositories/users';
-import { checkRole, insertNewUser } from '../services/users';
+import { createApiToken } from '../users/credentials';
+import { ROLES } from '../users/roles';
+import { listCredentials } from '../users/store/credentials';
+import { listUsers } from '../users/store/users';
+import { checkRole, insertNewUser } from '../users/users';
 import { JSON_OPTION, optional, required, table, type Command } from './common';
 import { asUsage } from './errors';
 

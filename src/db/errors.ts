@@ -9,7 +9,7 @@
  *   COMMIT leaves the outcome unknown.
  * - **retryable**: the transaction lost a race and was rolled back (deadlock, lock wait timeout,
  *   a unique index that fired between a check and an insert). `transact`
- *   (src/services/retry.ts) runs the whole transaction again on a fresh snapshot.
+ *   (src/db/retry.ts) runs the whole transaction again on a fresh snapshot.
  */
 
 interface DriverError {

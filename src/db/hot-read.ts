@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Queryable } from '../repositories/queryable';
+import type { Queryable } from './queryable';
 import { clientDialect } from './knex';
 
 /**

@@ -19,7 +19,7 @@ export interface DbOptions {
   warn?: (message: string) => void;
 }
 
-/** Defaults of DB_CONNECT_TIMEOUT_MS and DB_ACQUIRE_TIMEOUT_MS (src/config.ts). */
+/** Defaults of DB_CONNECT_TIMEOUT_MS and DB_ACQUIRE_TIMEOUT_MS (src/config/config.ts). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { Config } from '../config';
-import { AppError } from '../errors';
+import type { Config } from '../config/config';
+import { AppError } from '../lib/errors';
 import { requestInfo } from './request-info';
 
 /**

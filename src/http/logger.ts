@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config';
+import type { LogLevel } from '../config/config';
 
 export type { Logger };
 

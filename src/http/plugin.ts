@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config';
-import { AppError } from '../errors';
+import type { Config } from '../config/config';
+import { AppError } from '../lib/errors';
 import { readBody, tooLarge } from '../rest/params';
 import { errorResponse } from './error-response';
 import { loggableTarget, type Logger } from './logger';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '../lib/errors';
 
 /**
  * The request timeout (REQUEST_TIMEOUT_MS). A request not answered in time gets 503

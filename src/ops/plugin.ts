@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { Db } from '../db/knex';
 import { requestInfo } from '../http/request-info';
 import { AppMetrics } from './metrics';
@@ -17,7 +17,7 @@ import { routeLabeller } from './route-label';
  * - `GET /metrics`: Prometheus text; behind `Authorization: Bearer $METRICS_TOKEN` when set.
  *
  * and the recording of every answered request in the metrics (its `onResponse` sees the final
- * status, after the HTTP layer). Registered right after the HTTP layer in src/server.ts.
+ * status, after the HTTP layer). Registered right after the HTTP layer in src/http/server.ts.
  */
 
 export const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;

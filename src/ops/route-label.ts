@@ -1,7 +1,7 @@
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { NAMESPACE } from '../lib/urls';
 import { templatePath } from '../rest/routes';
-import { sofaBasePath } from '../sofa';
+import { sofaBasePath } from '../rest/sofa';
 
 /**
  * The `route` label of a request's metrics: a pattern from a small fixed set, never a raw path

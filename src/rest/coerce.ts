@@ -8,7 +8,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
 } from 'graphql';
-import { invalid } from '../errors';
+import { invalid } from '../lib/errors';
 
 /**
  * Turns loosely typed REST parameter values (query strings, form fields, JSON) into values of

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { isDatabaseUnavailable } from '../db/errors';
-import { serviceUnavailable, statusOf } from '../errors';
+import { serviceUnavailable, statusOf } from '../lib/errors';
 
 /**
  * Every REST failure as the contract's envelope (CONTRACT §5):

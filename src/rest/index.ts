@@ -1,8 +1,8 @@
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { CompiledRoute } from './compile';
-import { argsDoc } from './describe';
-import { openApiDocument } from './doc';
+import { argsDoc } from './openapi/describe';
+import { openApiDocument } from './openapi/doc';
 import { errorReply, type Reply } from './respond';
 import { restError } from './errors';
 

@@ -1,9 +1,9 @@
 import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import type { AppContext } from '../context';
-import { listTooLong, overlongList } from '../http/graphql-limits';
+import { listTooLong, overlongList } from '../graphql/limits';
 import { loggableTarget } from '../http/logger';
 import { requestInfo, requestLog } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
@@ -11,7 +11,7 @@ import { NAMESPACE } from '../lib/urls';
 import { compileRoutes, type CompiledRoute } from './compile';
 import { jitRoutes } from './jit';
 import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';
-import { describeNamespace, describeRoutes, type Descriptions } from './index';
+import { describeNamespace, describeRoutes, type Descriptions } from '.';
 import { collectParams, type Params } from './params';
 import { present } from './present';
 import { errorReply, listHeaders, toResponse, type Reply } from './respond';
@@ -114,7 +114,7 @@ export function useRest(
     const headers: Record<string, string> = {};
     try {
       Object.assign(variables, variablesFor(route, path, params));
-      // MAX_ARRAY_LENGTH, as /graphql checks it in src/http/graphql-limits.ts.
+      // MAX_ARRAY_LENGTH, as /graphql checks it in src/graphql/limits.ts.
       const long = overlongList(variables, config.maxArrayLength);
       if (long) throw listTooLong(long.param, long.length, config.maxArrayLength);
     } catch (err) {

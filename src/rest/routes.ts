@@ -1,4 +1,4 @@
-import type { ResourceName } from '../errors';
+import type { ResourceName } from '../lib/errors';
 import { NAMESPACE } from '../lib/urls';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { Config } from '../config/config';
 import { etagOf, matchesEtag } from '../http/etag';
 import { requestInfo } from '../http/request-info';
 import { NAMESPACE } from '../lib/urls';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../src/config';
+import type { Config } from '../../src/config/config';
 import type { Db } from '../../src/db/knex';
-import { bulkImportEvents } from '../../src/services/bulk-import';
+import { bulkImportEvents } from '../../src/transfer/bulk/import';
 import {
   bulkCreateOrganizers,
   bulkCreateTerms,
   bulkCreateVenues,
-} from '../../src/services/bulk-records';
+} from '../../src/transfer/bulk/records';
 import type { DatasetInfo, DatasetTarget } from './dataset';
 import {
   categoryChildren,

@@ -1,11 +1,11 @@
 import { clock, COSTS, day, Rng } from '../../src/lib/demo-data';
 import { toSlug } from '../../src/lib/slug';
-import type { BulkEventRecord } from '../../src/services/bulk-import';
+import type { BulkEventRecord } from '../../src/transfer/bulk/import';
 import type {
   BulkOrganizerRecord,
   BulkTermRecord,
   BulkVenueRecord,
-} from '../../src/services/bulk-records';
+} from '../../src/transfer/bulk/records';
 import { ADJECTIVES, CITIES, FORMATS, GENRES, VENUE_KINDS, WORDS, type City } from './words';
 
 /**

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config/config';
 import { createDb, type Db, type Dialect } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
-import { bumpListGeneration } from '../../src/repositories/list-counts';
-import { refreshTermCounts } from '../../src/services/terms';
+import { bumpListGeneration } from '../../src/db/list-counts';
+import { refreshTermCounts } from '../../src/terms/terms';
 import { build, MARKER, type BeforeImport } from './dataset-build';
 import { GENERATOR_VERSION } from './dataset-gen';
 

@@ -1,6 +1,6 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createDb, type Db } from '../../src/db/knex';
-import { createApp, type App } from '../../src/server';
+import { createApp, type App } from '../../src/http/server';
 import type { Request } from './scenarios';
 
 /**

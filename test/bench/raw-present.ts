@@ -1,7 +1,7 @@
-import type { Config } from '../../src/config';
-import { formatCost } from '../../src/lib/cost';
+import type { Config } from '../../src/config/config';
+import { formatCost } from '../../src/events/cost';
 import { dateDetails, isValidZone, zoneAbbr } from '../../src/lib/dates';
-import { organizerJsonLd, stateProvinceOf, venueJsonLd } from '../../src/lib/json-ld';
+import { organizerJsonLd, stateProvinceOf, venueJsonLd } from '../../src/events/place-json-ld';
 import { globalId, publicUrl, restUrl } from '../../src/lib/urls';
 import type {
   EventRow,
@@ -10,8 +10,8 @@ import type {
   PostRow,
   TermRow,
   VenueRow,
-} from '../../src/repositories/rows';
-import { eventJsonLd } from '../../src/services/event-json-ld';
+} from '../../src/db/rows';
+import { eventJsonLd } from '../../src/events/json-ld';
 
 /**
  * The raw baseline's JSON: CONTRACT §2 written out by hand for the rows the raw SQL returns, key

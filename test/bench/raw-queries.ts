@@ -1,13 +1,7 @@
-import type { Config } from '../../src/config';
+import type { Config } from '../../src/config/config';
 import { nowIn } from '../../src/lib/dates';
-import type {
-  EventRow,
-  ImageRow,
-  OrganizerRow,
-  TermRow,
-  VenueRow,
-} from '../../src/repositories/rows';
-import { envelope } from '../../src/services/list';
+import type { EventRow, ImageRow, OrganizerRow, TermRow, VenueRow } from '../../src/db/rows';
+import { envelope } from '../../src/posts/paging';
 import type { RawDb } from './raw-db';
 import { event, normalize, type EventParts } from './raw-present';
 

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config/config';
 import { NAMESPACE } from '../../src/lib/urls';
 import { openRawDb } from './raw-db';
 import { list, positiveInt, problem, single, type Reply } from './raw-queries';

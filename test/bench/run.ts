@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createDb, type Dialect } from '../../src/db/knex';
 import { ensureDataset, removeWrites, type BeforeImport, type DatasetInfo } from './dataset';
 import { load, probe, type LoadResult } from './load';

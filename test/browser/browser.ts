@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { App } from '../../src/server';
+import type { App } from '../../src/http/server';
 
 /**
  * Headless Chromium for the browser tests: Debian's `chromium` package (/usr/bin/chromium, or

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createApp, type App } from '../../src/server';
+import { createApp, type App } from '../../src/http/server';
 import { PAGE_CSP, STATIC_DIR } from '../../src/web/plugin';
 import { TestEnv } from '../support/harness';
 

@@ -9,7 +9,7 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import { buildSchema } from '../../src/schema';
+import { buildSchema } from '../../src/graphql/schema';
 import { describeEachDb, type Caller, type TestEnv } from '../support/harness';
 import { CONTENT_TYPES, MALFORMED_JSON, fuzzSettings, junkJson, paramValue } from './arbitraries';
 import { BASES, plausible, seedFixtures, type Fixtures } from './fixtures';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { compileRoutes, type CompiledRoute } from '../../src/rest/compile';
 import { ROUTES, type HttpMethod } from '../../src/rest/routes';
-import { buildSchema } from '../../src/schema';
+import { buildSchema } from '../../src/graphql/schema';
 import { describeEachDb, type Caller, type TestEnv } from '../support/harness';
 import { RestClient } from '../support/rest-client';
 import {

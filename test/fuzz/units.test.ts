@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { getNamedType, isInputObjectType, type GraphQLInputType } from 'graphql';
-import { InvalidParamError } from '../../src/errors';
-import { overlongList } from '../../src/http/graphql-limits';
+import { InvalidParamError } from '../../src/lib/errors';
+import { overlongList } from '../../src/graphql/limits';
 import { loggableTarget, scrub } from '../../src/http/logger';
 import { requestIdOf } from '../../src/http/request-info';
 import { parseDateInput } from '../../src/lib/dates';
@@ -9,7 +9,7 @@ import { sanitizeRichText } from '../../src/lib/html';
 import { toSlug } from '../../src/lib/slug';
 import { coerceParam } from '../../src/rest/coerce';
 import { parsePairs } from '../../src/rest/params';
-import { buildSchema } from '../../src/schema';
+import { buildSchema } from '../../src/graphql/schema';
 import { HTML, deepList, fuzzSettings, junkJson, junkString } from './arbitraries';
 
 /**

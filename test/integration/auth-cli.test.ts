@@ -2,10 +2,10 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../src/cli/index';
-import { loadConfig } from '../../src/config';
+import { runCli } from '../../src/cli';
+import { loadConfig } from '../../src/config/config';
 import { createDb, type Db } from '../../src/db/knex';
-import { createApp } from '../../src/server';
+import { createApp } from '../../src/http/server';
 
 /**
  * The user/credential CLI and the first-start bootstrap, run as real processes against a

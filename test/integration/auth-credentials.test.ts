@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createApiToken, createAppPassword } from '../../src/auth/credentials';
-import { bootstrapAdmin } from '../../src/services/users';
+import { createApiToken, createAppPassword } from '../../src/users/credentials';
+import { bootstrapAdmin } from '../../src/users/users';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 /**

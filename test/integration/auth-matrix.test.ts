@@ -1,5 +1,5 @@
-import type { Role } from '../../src/auth/roles';
-import type { PostStatus } from '../../src/repositories/rows';
+import type { Role } from '../../src/users/roles';
+import type { PostStatus } from '../../src/db/rows';
 import { insertEvent } from '../support/event-fixtures';
 import { describeEachDb, type Caller, type TestEnv } from '../support/harness';
 

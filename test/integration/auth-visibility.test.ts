@@ -1,4 +1,4 @@
-import type { PostStatus } from '../../src/repositories/rows';
+import type { PostStatus } from '../../src/db/rows';
 import {
   insertEvent,
   insertOrganizer,

@@ -1,10 +1,10 @@
-import { BulkImportError } from '../../src/services/bulk-batches';
-import { bulkImportEvents, type BulkEventRecord } from '../../src/services/bulk-import';
+import { BulkImportError } from '../../src/transfer/bulk/batches';
+import { bulkImportEvents, type BulkEventRecord } from '../../src/transfer/bulk/import';
 import {
   bulkCreateOrganizers,
   bulkCreateTerms,
   bulkCreateVenues,
-} from '../../src/services/bulk-records';
+} from '../../src/transfer/bulk/records';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 /** The bulk path behind seeding, imports and the benchmark datasets. */

@@ -4,9 +4,9 @@ import {
   EVENT_COLUMNS,
   ORGANIZER_COLUMNS,
   VENUE_COLUMNS,
-} from '../../src/csv/columns';
-import { bulkImportEvents } from '../../src/services/bulk-import';
-import { bulkCreateTerms } from '../../src/services/bulk-records';
+} from '../../src/transfer/csv/columns';
+import { bulkImportEvents } from '../../src/transfer/bulk/import';
+import { bulkCreateTerms } from '../../src/transfer/bulk/records';
 import { describeEachDb } from '../support/harness';
 import { RestClient, expectError } from '../support/rest-client';
 import { createSample, type Sample } from './import-support';

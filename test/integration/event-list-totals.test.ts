@@ -1,12 +1,12 @@
 import { createDb } from '../../src/db/knex';
-import { bumpListGeneration } from '../../src/repositories/list-counts';
+import { bumpListGeneration } from '../../src/db/list-counts';
 import { insertEvent, insertTerm, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
 import { RestClient } from '../support/rest-client';
 
 /**
  * List totals are counted once and reused while no calendar write happened
- * (src/repositories/list-counts.ts): every way a write can reach the database must show in the
+ * (src/db/list-counts.ts): every way a write can reach the database must show in the
  * next total — API writes, writes of another process that bump the write generation, and
  * direct writes of this process (fixtures).
  */

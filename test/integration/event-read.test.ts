@@ -1,4 +1,4 @@
-import type { Role } from '../../src/auth/roles';
+import type { Role } from '../../src/users/roles';
 import { describeEachDb } from '../support/harness';
 import {
   insertEvent,

@@ -1,12 +1,12 @@
-import type { EventListFilter } from '../../src/repositories/event-list';
-import { findEventPage } from '../../src/repositories/event-list';
+import type { EventListFilter } from '../../src/events/store/event-list';
+import { findEventPage } from '../../src/events/store/event-list';
 import {
   VENUE_COLUMNS,
   findEventBySlug,
   findEventsByIds,
   type EventsRead,
-} from '../../src/repositories/event-reads';
-import { findByIds } from '../../src/repositories/posts';
+} from '../../src/events/store/event-reads';
+import { findByIds } from '../../src/posts/store/posts';
 import {
   insertEvent,
   insertImage,

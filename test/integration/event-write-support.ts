@@ -1,5 +1,5 @@
-import { normalizeRow } from '../../src/repositories/queryable';
-import type { EventRow } from '../../src/repositories/rows';
+import { normalizeRow } from '../../src/db/queryable';
+import type { EventRow } from '../../src/db/rows';
 import type { Caller, GqlResult, TestEnv } from '../support/harness';
 
 /** Helpers shared by the event-write suites. Writes run as the administrator unless `as` says otherwise. */

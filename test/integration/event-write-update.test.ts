@@ -1,4 +1,4 @@
-import type { EventRow } from '../../src/repositories/rows';
+import type { EventRow } from '../../src/db/rows';
 import { DEFAULT_NOW, describeEachDb, type TestEnv } from '../support/harness';
 import {
   UPDATE,

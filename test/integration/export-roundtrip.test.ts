@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import ICAL from 'ical.js';
-import { EVENT_COLUMNS } from '../../src/csv/columns';
+import { EVENT_COLUMNS } from '../../src/transfer/csv/columns';
 import { describeEachDb, TestEnv } from '../support/harness';
 import { cli, createSample, snapshotOf, tempDir, type Sample } from './import-support';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { createApp } from '../../src/server';
+import { createApp } from '../../src/http/server';
 import { describeEachDb } from '../support/harness';
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '../../src/db/knex';
 import { createDb } from '../../src/db/knex';
 import { ReadinessCheck } from '../../src/ops/readiness';
-import { createApp, type App } from '../../src/server';
+import { createApp, type App } from '../../src/http/server';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 async function get(app: App, path: string, init: RequestInit = {}) {

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../src/cli/index';
-import { eventIdsAfter } from '../../src/repositories/imports';
-import { directExecutor, eventsByIds, type ExportEvent } from '../../src/services/export-source';
-import { ensureBuiltinAdmin } from '../../src/services/users';
-import { costText, storedWebsite } from '../../src/csv/columns';
+import { runCli } from '../../src/cli';
+import { eventIdsAfter } from '../../src/transfer/store/imports';
+import { directExecutor, eventsByIds, type ExportEvent } from '../../src/transfer/export-source';
+import { ensureBuiltinAdmin } from '../../src/users/users';
+import { costText, storedWebsite } from '../../src/transfer/csv/columns';
 import type { TestEnv } from '../support/harness';
 
 /** Shared pieces of the import/export/ICS/CSV suites. */

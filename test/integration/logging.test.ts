@@ -1,7 +1,7 @@
-import { createAppPassword } from '../../src/auth/credentials';
-import { loadConfig } from '../../src/config';
+import { createAppPassword } from '../../src/users/credentials';
+import { loadConfig } from '../../src/config/config';
 import { createLogger } from '../../src/http/logger';
-import { createApp, type App } from '../../src/server';
+import { createApp, type App } from '../../src/http/server';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 /**

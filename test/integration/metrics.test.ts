@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from '../../src/config';
-import { createApp, type App } from '../../src/server';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { createApp, type App } from '../../src/http/server';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 interface Sample {

@@ -1,5 +1,5 @@
-import { InvalidParamError } from '../../src/errors';
-import { organizerForEvent, type EventOrganizerInput } from '../../src/services/organizers';
+import { InvalidParamError } from '../../src/lib/errors';
+import { organizerForEvent, type EventOrganizerInput } from '../../src/places/organizers';
 import { describeEachDb } from '../support/harness';
 
 /**

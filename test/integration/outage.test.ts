@@ -1,8 +1,8 @@
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { createDb, type Db } from '../../src/db/knex';
 import { createLogger } from '../../src/http/logger';
 import { migrateLatest } from '../../src/db/migrate';
-import { createApp, type App } from '../../src/server';
+import { createApp, type App } from '../../src/http/server';
 import { mysqlAdmin, mysqlDatabaseUrl } from '../support/mysql';
 import { ServerProcess } from '../support/process';
 import { TcpProxy, type CutMode } from '../support/proxy';

@@ -1,6 +1,6 @@
-import { createAppPassword } from '../../src/auth/credentials';
-import type { Config } from '../../src/config';
-import { createApp, type App } from '../../src/server';
+import { createAppPassword } from '../../src/users/credentials';
+import type { Config } from '../../src/config/config';
+import { createApp, type App } from '../../src/http/server';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 /**

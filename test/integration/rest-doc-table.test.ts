@@ -1,11 +1,11 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import { compileRoutes } from '../../src/rest/compile';
-import { openApiDocument } from '../../src/rest/doc';
-import { namespaceIndex } from '../../src/rest/index';
+import { openApiDocument } from '../../src/rest/openapi/doc';
+import { namespaceIndex } from '../../src/rest';
 import { ROUTES, type RouteRow } from '../../src/rest/routes';
-import { buildSchema } from '../../src/schema';
-import { createApp, type App } from '../../src/server';
+import { buildSchema } from '../../src/graphql/schema';
+import { createApp, type App } from '../../src/http/server';
 import { describeEachDb } from '../support/harness';
 
 /**

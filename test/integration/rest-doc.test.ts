@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { getNullableType, isListType } from 'graphql';
 import { compileRoutes } from '../../src/rest/compile';
 import { ROUTES, templatePath } from '../../src/rest/routes';
-import { buildSchema } from '../../src/schema';
+import { buildSchema } from '../../src/graphql/schema';
 import { describeEachDb } from '../support/harness';
 import { checkAgainst, responseSchemaOf } from '../support/openapi-check';
 import { RestClient, type RestResponse } from '../support/rest-client';

@@ -1,7 +1,7 @@
 import { compileRoutes } from '../../src/rest/compile';
-import { argsDoc } from '../../src/rest/describe';
+import { argsDoc } from '../../src/rest/openapi/describe';
 import { ROUTES } from '../../src/rest/routes';
-import { buildSchema } from '../../src/schema';
+import { buildSchema } from '../../src/graphql/schema';
 import { describeEachDb } from '../support/harness';
 import { RestClient, expectError } from '../support/rest-client';
 import { loadSample } from '../support/rest-samples';

@@ -1,5 +1,5 @@
-import type { Config } from '../../src/config';
-import { createApp, type App } from '../../src/server';
+import type { Config } from '../../src/config/config';
+import { createApp, type App } from '../../src/http/server';
 import { describeEachDb, type TestEnv } from '../support/harness';
 import { RestClient, expectError } from '../support/rest-client';
 import { graphqlRead } from '../support/rest-twin';

@@ -1,4 +1,4 @@
-import { slugsLike } from '../../src/repositories/posts';
+import { slugsLike } from '../../src/posts/store/posts';
 import { insertEvent, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
 

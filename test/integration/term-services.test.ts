@@ -1,6 +1,6 @@
 import type { AppContext } from '../../src/context';
-import { InvalidParamError } from '../../src/errors';
-import { refreshTermCounts, termsForEvent } from '../../src/services/terms';
+import { InvalidParamError } from '../../src/lib/errors';
+import { refreshTermCounts, termsForEvent } from '../../src/terms/terms';
 import { describeEachDb } from '../support/harness';
 import { addEvent, addTerm, eventWith } from '../support/term-fixtures';
 

@@ -1,5 +1,5 @@
-import { InvalidParamError } from '../../src/errors';
-import { venueForEvent, type EventVenueInput } from '../../src/services/venues';
+import { InvalidParamError } from '../../src/lib/errors';
+import { venueForEvent, type EventVenueInput } from '../../src/places/venues';
 import { describeEachDb } from '../support/harness';
 
 /**

@@ -1,5 +1,5 @@
 import { localToUtc } from '../../src/lib/dates';
-import type { PostStatus, Taxonomy } from '../../src/repositories/rows';
+import type { PostStatus, Taxonomy } from '../../src/db/rows';
 import type { GqlOptions, TestEnv } from './harness';
 
 /**

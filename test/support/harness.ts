@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiToken } from '../../src/auth/credentials';
-import { CAPABILITIES, type Role } from '../../src/auth/roles';
-import { ANONYMOUS, viewerFor } from '../../src/auth/viewer';
+import { createApiToken } from '../../src/users/credentials';
+import { CAPABILITIES, type Role } from '../../src/users/roles';
+import { ANONYMOUS, viewerFor } from '../../src/users/viewer';
 import { createContext, type AppContext } from '../../src/context';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig, type Config } from '../../src/config/config';
 import { createDb, type Db, type Dialect } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
-import { createApp, type App } from '../../src/server';
+import { createApp, type App } from '../../src/http/server';
 import { mysqlAdmin, mysqlDatabaseUrl } from './mysql';
 
 /** The moment tests pretend it is, unless they move the clock (a Saturday morning, UTC). */

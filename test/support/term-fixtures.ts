@@ -1,6 +1,6 @@
 import type { Db } from '../../src/db/knex';
-import type { Taxonomy } from '../../src/repositories/rows';
-import { refreshTermCounts } from '../../src/services/terms';
+import type { Taxonomy } from '../../src/db/rows';
+import { refreshTermCounts } from '../../src/terms/terms';
 
 /**
  * Rows for the term tests, inserted straight into the database: term tests must not depend on

@@ -1,6 +1,6 @@
-import { InvalidParamError } from '../../src/errors';
-import { EventDateReader } from '../../src/services/bulk-dates';
-import { eventDates } from '../../src/services/event-input-dates';
+import { InvalidParamError } from '../../src/lib/errors';
+import { EventDateReader } from '../../src/transfer/bulk/dates';
+import { eventDates } from '../../src/events/input-dates';
 
 /** The bulk importer's date fast path must agree with single writes on every input. */
 

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/config';
 
 describe('configuration', () => {
   it('has documented defaults', () => {

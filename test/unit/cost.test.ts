@@ -1,4 +1,4 @@
-import { costComponents, formatCost, type StoredCost } from '../../src/lib/cost';
+import { costComponents, formatCost, type StoredCost } from '../../src/events/cost';
 
 const SITE = { symbol: '$', position: 'prefix' as const };
 

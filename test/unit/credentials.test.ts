@@ -5,10 +5,10 @@ import {
   normalizeAppPassword,
   parseToken,
   sameHash,
-} from '../../src/auth/credentials';
-import { canEditRecord, canManageTerms } from '../../src/auth/permissions';
-import { ROLES } from '../../src/auth/roles';
-import { ANONYMOUS, viewerFor } from '../../src/auth/viewer';
+} from '../../src/users/credentials';
+import { canEditRecord, canManageTerms } from '../../src/users/permissions';
+import { ROLES } from '../../src/users/roles';
+import { ANONYMOUS, viewerFor } from '../../src/users/viewer';
 
 describe('credential formats', () => {
   it('formats and parses cal_<id>_<secret> tokens, secrets with _ and - included', () => {

@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import { loadConfig } from '../../src/config';
+import { loadConfig } from '../../src/config/config';
 import {
   describeDbError,
   isDatabaseUnavailable,
@@ -9,9 +9,9 @@ import {
 } from '../../src/db/errors';
 import { createDb, quietWarnings, redactedUrl, type Db } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
-import { invalid } from '../../src/errors';
-import { nameLockKey } from '../../src/repositories/name-locks';
-import { transact } from '../../src/services/retry';
+import { invalid } from '../../src/lib/errors';
+import { nameLockKey } from '../../src/db/name-locks';
+import { transact } from '../../src/db/retry';
 
 /** Classification of driver errors, the retry loop and the name-lock keys (ISSUE 5). */
 

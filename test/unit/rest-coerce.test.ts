@@ -1,6 +1,6 @@
-import { buildSchema } from '../../src/schema';
+import { buildSchema } from '../../src/graphql/schema';
 import { coerceParam } from '../../src/rest/coerce';
-import { InvalidParamError } from '../../src/errors';
+import { InvalidParamError } from '../../src/lib/errors';
 import type { GraphQLInputType } from 'graphql';
 
 /** Conversion of REST values by GraphQL types (CONTRACT §1). */

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig } from '../../src/config/config';
 
 /** The REST adapter's settings: MAX_BODY_BYTES, CORS_ORIGINS, NAMESPACE_ALIASES. */
 describe('REST configuration', () => {

@@ -1,6 +1,6 @@
 import { createDb, type Db } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
-import { transact } from '../../src/services/retry';
+import { transact } from '../../src/db/retry';
 
 /**
  * `transact` locks `names` on every run, and `retryNames` (slugs, which a unique index guards)

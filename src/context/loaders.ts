@@ -1,0 +1,88 @@
+import DataLoader from 'dataloader';
+import type { Db } from '../db/knex';
+import { findEventsByIds } from '../events/store/event-reads';
+import { findImagesByIds } from '../posts/store/images';
+import { linkedOrganizers, linkedTerms, type Linked } from '../events/store/links';
+import { findByIds } from '../posts/store/posts';
+import type {
+  EventRow,
+  ImageRow,
+  OrganizerRow,
+  PostRow,
+  PostTable,
+  TermRow,
+  VenueRow,
+} from '../db/rows';
+import { findChildren, findTermsByIds } from '../terms/store/terms';
+
+/** Per-request batching: whatever a page needs of one kind costs one query. */
+export interface Loaders {
+  event: DataLoader<number, EventRow | undefined>;
+  venue: DataLoader<number, VenueRow | undefined>;
+  organizer: DataLoader<number, OrganizerRow | undefined>;
+  term: DataLoader<number, TermRow | undefined>;
+  image: DataLoader<number, ImageRow | undefined>;
+  /** Organizers of an event, in link order (trashed ones included; resolvers filter). */
+  eventOrganizers: DataLoader<number, OrganizerRow[]>;
+  /** Categories and tags of an event, in link order. */
+  eventTerms: DataLoader<number, TermRow[]>;
+  /** Direct child categories of a category, by name. */
+  termChildren: DataLoader<number, TermRow[]>;
+}
+
+/** Batch functions must answer in key order; this maps rows back onto the keys. */
+function byId<T extends { id: number }>(rows: T[], keys: readonly number[]): (T | undefined)[] {
+  const map = new Map(rows.map((r) => [r.id, r]));
+  return keys.map((k) => map.get(k));
+}
+
+function grouped<T>(rows: Linked<T>[], keys: readonly number[]): T[][] {
+  const map = new Map<number, T[]>();
+  for (const { link_event_id, ...row } of rows) {
+    const list = map.get(Number(link_event_id)) ?? [];
+    list.push(row as T);
+    map.set(Number(link_event_id), list);
+  }
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+function postLoader<T extends PostRow>(
+  db: Db,
+  table: PostTable,
+): DataLoader<number, T | undefined> {
+  return new DataLoader(async (ids) => byId(await findByIds<T>(db, table, ids), ids));
+}
+
+export function createLoaders(db: Db): Loaders {
+  const term: Loaders['term'] = new DataLoader(async (ids) =>
+    byId(await findTermsByIds(db, ids), ids),
+  );
+  const venue = postLoader<VenueRow>(db, 'venues');
+  return {
+    // Events come with their venues (one statement): `Event.venue` then reads the cache.
+    event: new DataLoader(async (ids) => {
+      const { events, venues } = await findEventsByIds(db, ids);
+      primeAll(venue, venues);
+      return byId(events, ids);
+    }),
+    venue,
+    organizer: postLoader<OrganizerRow>(db, 'organizers'),
+    term,
+    image: new DataLoader(async (ids) => byId(await findImagesByIds(db, ids), ids)),
+    eventOrganizers: new DataLoader(async (ids) => grouped(await linkedOrganizers(db, ids), ids)),
+    eventTerms: new DataLoader(async (ids) => grouped(await linkedTerms(db, ids), ids)),
+    termChildren: new DataLoader(async (ids) => {
+      const rows = await findChildren(db, ids);
+      primeAll(term, rows);
+      return ids.map((id) => rows.filter((r) => r.parent_id === id));
+    }),
+  };
+}
+
+/** Seeds the row caches with rows a list query already fetched, so nested lookups cost nothing. */
+export function primeAll<T extends { id: number }>(
+  loader: DataLoader<number, T | undefined>,
+  rows: T[],
+): void {
+  for (const row of rows) loader.clear(row.id).prime(row.id, row);
+}

@@ -1,0 +1,156 @@
+import { canEditRecord } from '../users/permissions';
+import { seesUnpublished } from '../users/viewer';
+import type { AppContext } from '../context';
+import { notFound, passwordProtected } from '../lib/errors';
+import { primeAll } from '../context/loaders';
+import { countEvents, findEventPage } from './store/event-list';
+import { findEventBySlug, type EventsRead } from './store/event-reads';
+import type { EventRow, PostStatus } from '../db/rows';
+import { given } from '../posts/problems';
+import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './filters';
+import { asSingleRead, isSingleRead } from '../posts/single-read';
+import { envelope, type Envelope } from '../posts/paging';
+import { assertReadable } from '../posts/visibility';
+
+/**
+ * The events read side: the list, single reads, and who sees an event's protected details.
+ * Single reads mark their row (`asSingleRead`), so only
+ * they compute `json_ld` — the event's and its nested venue's and organizers'.
+ */
+
+/** Arguments of the `events` list: the GraphQL field's arguments, as the contract names them. */
+export interface EventListArgs {
+  page?: number | null;
+  per_page?: number | null;
+  start_date?: string | null;
+  end_date?: string | null;
+  starts_before?: string | null;
+  starts_after?: string | null;
+  ends_before?: string | null;
+  ends_after?: string | null;
+  strict_dates?: boolean | null;
+  search?: string | null;
+  categories?: string[] | null;
+  tags?: string[] | null;
+  venue?: number[] | null;
+  organizer?: number[] | null;
+  featured?: boolean | null;
+  status?: PostStatus[] | null;
+  geoloc?: boolean | null;
+  geoloc_lat?: number | null;
+  geoloc_lng?: number | null;
+  geoloc_radius?: number | null;
+  include?: number[] | null;
+  post_parent?: number | null;
+  ticketed?: boolean | null;
+}
+
+export interface EventList extends Envelope {
+  events: EventRow[];
+}
+
+/**
+ * One page of events: a count (kept while no calendar write happened, see list-counts.ts), then
+ * the page only when it has rows, so an empty list or a page past the end costs one query. Page
+ * rows prime the event loader for `parent` lookups, their venues the venue loader.
+ */
+export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
+  const args = withoutEmptyLists(raw);
+  const { filter, paged, dates } = await resolveEventFilter(ctx, args);
+  const total = await countEvents(ctx.db, filter);
+  const env = envelope(
+    ctx.config,
+    'event',
+    'events',
+    paged,
+    total,
+    echo(ctx, args, dates),
+    ctx.restNamespace,
+  );
+  const events =
+    total > paged.offset
+      ? primed(ctx, await findEventPage(ctx.db, filter, paged.perPage, paged.offset))
+      : [];
+  return { events, ...env };
+}
+
+/** Seeds the loaders with what a read fetched: its events, and the venues joined to them. */
+function primed(ctx: AppContext, read: EventsRead): EventRow[] {
+  primeAll(ctx.loaders.event, read.events);
+  primeAll(ctx.loaders.venue, read.venues);
+  return read.events;
+}
+
+function csv(list: readonly (string | number)[]): string {
+  return list.map((v) => String(v).trim()).join(',');
+}
+
+/** The reference's echo order; lists as CSV; booleans as `true`/`false`. */
+function echo(
+  ctx: AppContext,
+  args: EventListArgs,
+  dates: Map<DateParam, string>,
+): [string, string][] {
+  const q: [string, string][] = [];
+  const push = (key: string, value: unknown): void => {
+    if (!given(value)) return;
+    q.push([key, Array.isArray(value) ? csv(value) : String(value)]);
+  };
+  push('start_date', dates.get('start_date'));
+  push('end_date', dates.get('end_date'));
+  push('search', args.search);
+  if (given(args.status) && args.status.length) push('status', [...new Set(args.status)]);
+  else if (!seesUnpublished(ctx.viewer)) push('status', 'publish');
+  push('include', args.include);
+  push('post_parent', args.post_parent);
+  for (const p of RELATIVE) push(p, dates.get(p));
+  // [ours] Strict bounds are exact times: the links must keep them exact.
+  if (args.strict_dates === true && dates.size) push('strict_dates', 'true');
+  push('ticketed', args.ticketed);
+  push('geoloc', args.geoloc);
+  push('geoloc_lat', args.geoloc_lat);
+  push('geoloc_lng', args.geoloc_lng);
+  push('geoloc_radius', args.geoloc_radius);
+  push('categories', args.categories);
+  push('tags', args.tags);
+  push('venue', args.venue);
+  push('organizer', args.organizer);
+  push('featured', args.featured);
+  return q;
+}
+
+/**
+ * Protected details are hidden (CONTRACT §6) unless the caller may edit the event or this is a
+ * single read that already checked the password.
+ */
+export function isRedacted(ctx: AppContext, row: EventRow): boolean {
+  return row.password !== '' && !isSingleRead(row) && !canEditRecord(ctx.viewer, row);
+}
+
+function readable(ctx: AppContext, row: EventRow, password: string | null | undefined): EventRow {
+  assertReadable(ctx, 'event', row);
+  if (row.password !== '' && password !== row.password && !canEditRecord(ctx.viewer, row)) {
+    throw passwordProtected('event');
+  }
+  return asSingleRead(row);
+}
+
+export async function getEvent(
+  ctx: AppContext,
+  id: number,
+  password?: string | null,
+): Promise<EventRow> {
+  const row = await ctx.loaders.event.load(id);
+  if (!row) throw notFound('event', id);
+  return readable(ctx, row, password);
+}
+
+export async function getEventBySlug(
+  ctx: AppContext,
+  slug: string,
+  password?: string | null,
+): Promise<EventRow> {
+  const [row] = primed(ctx, await findEventBySlug(ctx.db, slug));
+  if (!row) throw notFound('event', slug);
+  return readable(ctx, row, password);
+}

@@ -1,0 +1,262 @@
+import type { Knex } from 'knex';
+import { selectWithVenue, splitVenues, type EventsRead } from './event-reads';
+import { cachedTotal } from '../../db/list-counts';
+import { normalizeRows, type Queryable } from '../../db/queryable';
+import type { PostStatus, Taxonomy } from '../../db/rows';
+
+/** The SQL of the `events` list: one resolved filter, a count and a page. */
+
+export type DateColumn = 'start_date' | 'end_date';
+export type DateOperator = '>=' | '<=' | '<' | '>';
+
+/** One bound on an event's local wall-clock start or end (`YYYY-MM-DD HH:MM:SS`). */
+export interface DateBound {
+  column: DateColumn;
+  op: DateOperator;
+  value: string;
+}
+
+/** A filter whose references (terms, venues, organizers) are already resolved to ids. */
+export interface EventListFilter {
+  statuses: readonly PostStatus[];
+  dates: readonly DateBound[];
+  /** Every word must occur in title, description or excerpt; lowercase already. */
+  searchWords: readonly string[];
+  /** OR within each list, AND between them; null: no filter. */
+  categoryIds: readonly number[] | null;
+  tagIds: readonly number[] | null;
+  venueIds: readonly number[] | null;
+  organizerIds: readonly number[] | null;
+  featured: boolean | null;
+  include: readonly number[] | null;
+  parentId: number | null;
+  /** Only events whose (non-trashed) venue has coordinates. */
+  venueWithCoords: boolean;
+  /** Only events at these venues (the result of a radius search); null: no filter. */
+  nearVenueIds: readonly number[] | null;
+  /**
+   * Plan hint, not a filter: published events of the filter's terms (`terms.count`, the
+   * smaller of the category and tag sums), which decides how a page is read.
+   */
+  termEvents?: number | null;
+}
+
+/** `!` escapes LIKE wildcards the same way on MySQL and SQLite (backslash does not). */
+function likePattern(word: string): string {
+  return `%${word.replace(/[!%_]/g, '!$&')}%`;
+}
+
+/**
+ * Below this many published events of a filter's terms (`terms.count`), a page is read from the
+ * terms' links (then sorted); above it, in list order through `events_list_index`, probing each
+ * event's links, which stops after a few rows. MariaDB chose the links of a 10%-category at
+ * 100,000 events (10,000 rows read and sorted, ~90 ms); in list order the page reads ~80.
+ */
+const DENSE_TERM_EVENTS = 2000;
+
+/**
+ * `(EXISTS …) = 1` is not merged into a semi-join (MariaDB, MySQL 8): the subquery stays a
+ * per-row check on the events met in index order. SQLite runs both forms alike.
+ */
+function perRow(query: Knex.QueryBuilder, sub: Knex.QueryBuilder): void {
+  query.whereRaw('(exists ?) = 1', [sub]);
+}
+
+function hasTerm(q: Queryable, ids: readonly number[]): Knex.QueryBuilder {
+  return q('event_terms')
+    .select(q.raw('1'))
+    .whereRaw('event_terms.event_id = events.id')
+    .whereIn('event_terms.term_id', ids);
+}
+
+function termEvents(q: Queryable, ids: readonly number[]): Knex.QueryBuilder {
+  return q('event_terms').select('event_terms.event_id').whereIn('event_terms.term_id', ids);
+}
+
+function searchMatch(w: Knex.QueryBuilder, table: string, pattern: string): void {
+  for (const column of ['title', 'description', 'excerpt']) {
+    w.orWhereRaw(`lower(${table}.${column}) like ? escape '!'`, [pattern]);
+  }
+}
+
+/**
+ * `count`: term filters as `id IN (event ids of the terms)` — SQLite then reads the term's links
+ * once instead of probing them for every event of the window; MySQL plans both as the same
+ * semi-join. `page` (the ids of one page, see `eventPageQuery`): dense term filters and search
+ * words are checked per event in list order (`perRow`), so the page stops after a few rows
+ * instead of reading every match (search: MariaDB otherwise walked the index from the first event
+ * of the status, past ones included, reading each row).
+ */
+export function applyFilter(
+  q: Queryable,
+  query: Knex.QueryBuilder,
+  f: EventListFilter,
+  use: 'count' | 'page' = 'count',
+): void {
+  query.whereIn('events.status', f.statuses as PostStatus[]);
+  // Hidden events stay readable by id but never list.
+  query.where('events.hide_from_listings', 0);
+  for (const d of f.dates) query.where(`events.${d.column}`, d.op, d.value);
+  for (const word of f.searchWords) {
+    const pattern = likePattern(word);
+    if (use === 'count') {
+      query.where((w) => searchMatch(w, 'events', pattern));
+    } else {
+      const sub = q('events as searched')
+        .select(q.raw('1'))
+        .whereRaw('searched.id = events.id')
+        .where((w) => searchMatch(w, 'searched', pattern));
+      perRow(query, sub);
+    }
+  }
+  const dense = (f.termEvents ?? 0) > DENSE_TERM_EVENTS;
+  for (const ids of [f.categoryIds, f.tagIds]) {
+    if (!ids) continue;
+    if (use === 'count') query.whereIn('events.id', termEvents(q, ids));
+    else if (dense) perRow(query, hasTerm(q, ids));
+    else query.whereExists(hasTerm(q, ids));
+  }
+  if (f.venueIds) query.whereIn('events.venue_id', f.venueIds as number[]);
+  if (f.nearVenueIds) query.whereIn('events.venue_id', f.nearVenueIds as number[]);
+  if (f.organizerIds) {
+    query.whereExists(
+      q('event_organizers')
+        .select(q.raw('1'))
+        .whereRaw('event_organizers.event_id = events.id')
+        .whereIn('event_organizers.organizer_id', f.organizerIds as number[]),
+    );
+  }
+  if (f.featured !== null) query.where('events.featured', f.featured ? 1 : 0);
+  if (f.include) query.whereIn('events.id', f.include as number[]);
+  if (f.parentId !== null) query.where('events.parent_id', f.parentId);
+  if (f.venueWithCoords) {
+    query.whereExists(
+      q('venues')
+        .select(q.raw('1'))
+        .whereRaw('venues.id = events.venue_id')
+        .whereNot('venues.status', 'trash')
+        .whereNotNull('venues.geo_lat')
+        .whereNotNull('venues.geo_lng'),
+    );
+  }
+}
+
+/** What decides a total: the filter without its plan hints. */
+function totalKey(f: EventListFilter): string {
+  const decisive = (key: string, value: unknown): unknown =>
+    key === 'termEvents' ? undefined : value;
+  return `events ${JSON.stringify(f, decisive)}`;
+}
+
+/** The exact total, cached while no calendar write happened (`list-counts.ts`). */
+export async function countEvents(q: Queryable, f: EventListFilter): Promise<number> {
+  const query = q('events').count({ total: '*' });
+  applyFilter(q, query, f, 'count');
+  return cachedTotal(q, totalKey(f), query);
+}
+
+/** One page, by local start then id (by id for `include` lists), with the events' venues. */
+export async function findEventPage(
+  q: Queryable,
+  f: EventListFilter,
+  limit: number,
+  offset: number,
+): Promise<EventsRead> {
+  return splitVenues(await eventPageQuery(q, f, limit, offset));
+}
+
+/**
+ * The page's query: its ids first, read in list order from `events_list_index` (index-only for
+ * the window; skipped rows of a deep page cost no row reads), then those rows. The default list
+ * reads 10 index entries and 10 rows whatever the size of the table; as one `SELECT events.*`
+ * MariaDB read it through the index's first two columns and skipped every past event. Each row
+ * brings its venue (`event-reads.ts`): a primary-key lookup per row of the page.
+ */
+function eventPageQuery(
+  q: Queryable,
+  f: EventListFilter,
+  limit: number,
+  offset: number,
+): Knex.QueryBuilder {
+  const order = f.include
+    ? [{ column: 'events.id' }]
+    : [{ column: 'events.start_date' }, { column: 'events.id' }];
+  const ids = q('events').select('events.id');
+  applyFilter(q, ids, f, 'page');
+  ids.orderBy(order).limit(limit).offset(offset);
+  return selectWithVenue(q('events').join(ids.as('page'), 'page.id', 'events.id')).orderBy(order);
+}
+
+export interface TermKey {
+  id: number;
+  taxonomy: Taxonomy;
+  slug: string;
+  /** Published events using the term (`terms.count`). */
+  count: number;
+}
+
+/** Terms of these taxonomies matching any of the slugs or ids: one query for a whole request. */
+export async function findTermKeys(
+  q: Queryable,
+  wanted: { taxonomy: Taxonomy; slugs: string[]; ids: number[] }[],
+): Promise<TermKey[]> {
+  const asked = wanted.filter((w) => w.slugs.length || w.ids.length);
+  if (asked.length === 0) return [];
+  const rows = await q('terms')
+    .select('id', 'taxonomy', 'slug', 'count')
+    .where((outer) => {
+      for (const w of asked) {
+        outer.orWhere((inner) => {
+          inner.where('taxonomy', w.taxonomy).andWhere((any) => {
+            if (w.slugs.length) any.orWhereIn('slug', w.slugs);
+            if (w.ids.length) any.orWhereIn('id', w.ids);
+          });
+        });
+      }
+    });
+  return rows.map((r: TermKey) => ({
+    id: Number(r.id),
+    taxonomy: r.taxonomy,
+    slug: r.slug,
+    count: Number(r.count),
+  }));
+}
+
+/** The kind (`event`, `venue`, `organizer`, `image`) of each existing id of the shared id space. */
+export async function postTypes(
+  q: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows: { id: number; type: string }[] = await q('post_ids')
+    .select('id', 'type')
+    .whereIn('id', ids as number[]);
+  return new Map(rows.map((r) => [Number(r.id), r.type]));
+}
+
+export interface GeoBox {
+  minLat: number;
+  maxLat: number;
+  /** Null when the box spans every longitude (near a pole or across the antimeridian). */
+  minLng: number | null;
+  maxLng: number | null;
+}
+
+export interface VenuePoint {
+  id: number;
+  geo_lat: number;
+  geo_lng: number;
+}
+
+/** Non-trashed venues inside a bounding box: the index-friendly first cut of a radius search. */
+export async function venuesInBox(q: Queryable, box: GeoBox): Promise<VenuePoint[]> {
+  const query = q('venues')
+    .select('id', 'geo_lat', 'geo_lng')
+    .whereNot('status', 'trash')
+    .whereBetween('geo_lat', [box.minLat, box.maxLat])
+    .whereNotNull('geo_lng');
+  if (box.minLng !== null && box.maxLng !== null) {
+    query.whereBetween('geo_lng', [box.minLng, box.maxLng]);
+  }
+  return normalizeRows<VenuePoint>(await query);
+}

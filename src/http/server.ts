@@ -1,0 +1,131 @@
+import { useGraphQlJit } from '@envelop/graphql-jit';
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { authenticate as authenticateWithCredentials } from './authenticate';
+import type { Viewer } from '../users/viewer';
+import type { Config } from '../config/config';
+import { createContext, type AppContext, type ContextDeps } from '../context';
+import { describeDbError, isDatabaseUnavailable } from '../db/errors';
+import { dialectOf, type Db } from '../db/knex';
+import { AppError, serviceUnavailable } from '../lib/errors';
+import { AuthThrottle, clientAddress, throttleLimits } from './auth-throttle';
+import { useErrorCodes } from '../graphql/errors';
+import { graphqlLimits, useGraphqlLimits } from '../graphql/limits';
+import { createLogger, type Logger } from './logger';
+import { useHttpLayer } from './plugin';
+import { requestIdOf, requestLog } from './request-info';
+import { yogaLogger } from '../graphql/yoga-logger';
+import { useOps } from '../ops/plugin';
+import { useExports } from '../feeds/plugin';
+import { corsOptions } from '../rest/cors';
+import { useRest } from '../rest/plugin';
+import type { RouteRow } from '../rest/routes';
+import { buildSchema } from '../graphql/schema';
+import { bootstrapAdmin, type BootstrapResult } from '../users/users';
+import { useCalendarSofa } from '../rest/sofa';
+import { useWebPage, WEB_PATHS } from '../web/plugin';
+
+/**
+ * Resolves the caller of a request: anonymous without an `Authorization` header; a malformed,
+ * wrong or revoked credential throws UNAUTHENTICATED (401), never anonymous.
+ */
+export type Authenticate = (request: Request, ctx: ContextDeps) => Promise<Viewer>;
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** Injectable clock, so tests can pin "now". */
+  now?: () => Date;
+  authenticate?: Authenticate;
+  /** The REST route table (default `ROUTES`); tests pass a copy with extra rows. */
+  routes?: readonly RouteRow[];
+  /** Where logs go (default: JSON lines on stdout at LOG_LEVEL); tests capture them. */
+  logger?: Logger;
+  /**
+   * Create the first administrator when there is none (default true). Cluster workers pass false:
+   * their primary did it once, before forking (src/cluster.ts).
+   */
+  bootstrap?: boolean;
+}
+
+export interface App {
+  yoga: YogaServerInstance<Record<string, unknown>, AppContext>;
+  deps: ContextDeps;
+  /**
+   * What start-up did about the first administrator (main.ts prints a generated token once);
+   * with `bootstrap: false`, nothing: not created, nothing to warn about.
+   */
+  bootstrap: BootstrapResult;
+  logger: Logger;
+}
+
+/** Builds the whole HTTP application without listening: tests call `app.yoga.fetch`. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { config, db } = options;
+  const authenticate = options.authenticate ?? authenticateWithCredentials;
+  const deps: ContextDeps = {
+    config,
+    db,
+    dialect: dialectOf(config.databaseUrl),
+    now: options.now ?? (() => new Date()),
+  };
+  const bootstrap: BootstrapResult =
+    options.bootstrap === false
+      ? { created: false, adminTokenIgnored: false, noCredentials: false }
+      : await bootstrapAdmin(db, deps.now(), config.adminToken);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  // Brute-force protection on credentials (src/http/auth-throttle.ts), per process.
+  const throttle = new AuthThrottle(throttleLimits(config));
+  const yoga = createYoga<Record<string, unknown>, AppContext>({
+    schema: buildSchema(),
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    logging: yogaLogger(logger),
+    // The REST contract under {api_root}/calendar/events/v1, executed through this pipeline, and
+    // the generic SOFA view for BI tools under {api_root}/calendar/rest.
+    // The HTTP layer (request ids, limits, security headers, access log) comes first.
+    plugins: [
+      useHttpLayer(config, logger, '/graphql'),
+      // /healthz, /readyz, /metrics and the request metrics; the web page at / (src/ops, src/web).
+      useOps({ config, db, graphqlEndpoint: '/graphql', otherPaths: WEB_PATHS }),
+      useWebPage(config),
+      // iCalendar feeds and CSV exports beside the REST lists (src/feeds/plugin.ts), before them.
+      useExports(config, options.routes),
+      useRest(config, options.routes),
+      useCalendarSofa(config),
+      useGraphqlLimits(graphqlLimits(config)),
+      useErrorCodes(),
+      // Executes validated documents compiled by graphql-jit, cached per parsed document (Yoga's
+      // parse cache keeps the document objects): the REST routes' engine, for /graphql too.
+      useGraphQlJit(),
+    ],
+    cors: corsOptions(config),
+    context: async (initial) =>
+      createContext(
+        deps,
+        await throttle.guard(
+          initial.request,
+          clientAddress(initial.request, initial, config.trustProxy),
+          () => authenticate(initial.request, deps),
+        ),
+        requestIdOf(initial.request),
+      ),
+    maskedErrors: {
+      // AppErrors and GraphQL's own errors are meant for clients; anything else is a bug: log it
+      // and answer a generic error, without stack or SQL.
+      maskError(error, message) {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (!original || original instanceof GraphQLError) return error as Error;
+        // The database is down or unreachable: a clean 503, not a bug (src/db/errors.ts).
+        if (isDatabaseUnavailable(original)) {
+          const reason = describeDbError(original);
+          (requestLog() ?? logger).warn({ reason }, 'database unavailable');
+          return serviceUnavailable();
+        }
+        (requestLog() ?? logger).error({ err: original }, 'unexpected error');
+        return new AppError('INTERNAL_SERVER_ERROR', 'rest_internal_error', message);
+      },
+    },
+  });
+  return { yoga, deps, bootstrap, logger };
+}

@@ -1,0 +1,124 @@
+import type { Knex } from 'knex';
+import { normalizeRow, normalizeRows, type Queryable } from '../../db/queryable';
+import type { PostRow, PostStatus } from '../../db/rows';
+
+/**
+ * Listing and name lookups for the records events link to: venues (through `events.venue_id`)
+ * and organizers (through `event_organizers`). One filter shape serves both tables.
+ */
+
+export type LinkedTable = 'venues' | 'organizers';
+
+/** Linked to events of these statuses, optionally starting at or after a UTC instant. */
+export interface EventCondition {
+  eventStatuses: readonly PostStatus[];
+  startsFromUtc?: string;
+}
+
+export interface LinkedListFilter {
+  statuses: readonly PostStatus[];
+  /** Some single field among `fields` contains every word (case-insensitive substring). */
+  search?: { words: readonly string[]; fields: readonly string[] };
+  /** Only records linked to this event. */
+  eventId?: number;
+  /** Records linked to at least one matching event (`linked: true`) or to none (`false`). */
+  hasEvents?: EventCondition & { linked: boolean };
+  /** Records linked to at least one matching event. */
+  upcoming?: EventCondition;
+}
+
+/** `!` escapes LIKE wildcards on every dialect (MySQL's default escape is `\`, SQLite has none). */
+function likePattern(word: string): string {
+  return `%${word.replace(/[!%_]/g, '!$&')}%`;
+}
+
+/** Events linked to the outer row of `table` (a correlated sub-query for EXISTS). */
+function linkedEvents(q: Queryable, table: LinkedTable): Knex.QueryBuilder {
+  if (table === 'venues') {
+    return q('events').select('events.id').whereRaw('?? = ??', ['events.venue_id', 'venues.id']);
+  }
+  return q('event_organizers')
+    .join('events', 'events.id', 'event_organizers.event_id')
+    .select('events.id')
+    .whereRaw('?? = ??', ['event_organizers.organizer_id', 'organizers.id']);
+}
+
+function matchingEvents(q: Queryable, table: LinkedTable, cond: EventCondition): Knex.QueryBuilder {
+  const sub = linkedEvents(q, table).whereIn('events.status', [...cond.eventStatuses]);
+  if (cond.startsFromUtc) sub.where('events.utc_start_date', '>=', cond.startsFromUtc);
+  return sub;
+}
+
+function filtered(q: Queryable, table: LinkedTable, filter: LinkedListFilter): Knex.QueryBuilder {
+  const query = q(table).whereIn(`${table}.status`, [...filter.statuses]);
+  const { search, eventId, hasEvents, upcoming } = filter;
+  if (search) {
+    query.where((anyField) => {
+      for (const field of search.fields) {
+        anyField.orWhere((allWords) => {
+          for (const word of search.words) {
+            allWords.whereRaw('LOWER(??) LIKE LOWER(?) ESCAPE ?', [
+              `${table}.${field}`,
+              likePattern(word),
+              '!',
+            ]);
+          }
+        });
+      }
+    });
+  }
+  if (eventId !== undefined) {
+    query.whereExists(linkedEvents(q, table).where('events.id', eventId));
+  }
+  if (hasEvents) {
+    const sub = matchingEvents(q, table, hasEvents);
+    if (hasEvents.linked) query.whereExists(sub);
+    else query.whereNotExists(sub);
+  }
+  if (upcoming) query.whereExists(matchingEvents(q, table, upcoming));
+  return query;
+}
+
+export async function countLinkedPosts(
+  q: Queryable,
+  table: LinkedTable,
+  filter: LinkedListFilter,
+): Promise<number> {
+  const [row] = await filtered(q, table, filter).count<{ n: number | string }[]>({ n: '*' });
+  return Number(row?.n ?? 0);
+}
+
+/** One page, by name (case-insensitively, the same on every dialect) then id. */
+export async function pageLinkedPosts<T extends PostRow>(
+  q: Queryable,
+  table: LinkedTable,
+  filter: LinkedListFilter,
+  limit: number,
+  offset: number,
+): Promise<T[]> {
+  const rows = await filtered(q, table, filter)
+    .select(`${table}.*`)
+    .orderByRaw('LOWER(??) ASC, ?? ASC', [`${table}.title`, `${table}.id`])
+    .limit(limit)
+    .offset(offset);
+  return normalizeRows<T>(rows);
+}
+
+/**
+ * The oldest non-trashed record with this name (case-insensitive) and, when given, this exact
+ * (already sanitised) description: the de-duplication target of a create.
+ */
+export async function findLiveByName<T extends PostRow>(
+  q: Queryable,
+  table: LinkedTable,
+  name: string,
+  description: string | null,
+): Promise<T | undefined> {
+  const query = q(table)
+    .whereRaw('LOWER(??) = LOWER(?)', ['title', name])
+    .whereNot('status', 'trash')
+    .orderBy('id');
+  if (description !== null) query.where('description', description);
+  const row = await query.first();
+  return row ? normalizeRow<T>(row) : undefined;
+}

@@ -1,0 +1,191 @@
+import { DateTime } from 'luxon';
+import { canPublish } from '../users/permissions';
+import type { Viewer } from '../users/viewer';
+import type { AppContext } from '../context';
+import { invalid } from '../lib/errors';
+import { formatSql, parseDateInput } from '../lib/dates';
+import { sanitizeRichText } from '../lib/html';
+import { firstFreeSlug, toSlug } from '../lib/slug';
+import { findImagesByIds, findOrCreateImageByUrl } from './store/images';
+import { slugsLike } from './store/posts';
+import type { Queryable } from '../db/queryable';
+import type { PostStatus, PostTable } from '../db/rows';
+import { findUserById } from '../users/store/users';
+
+/** Rules for the publishing fields shared by events, venues and organizers. */
+
+/** Write fields every post type has. Absent keys mean "unchanged" on update; null/"" clears. */
+export interface PublishingInput {
+  description?: string | null;
+  excerpt?: string | null;
+  slug?: string | null;
+  author?: number | null;
+  date?: string | null;
+  date_utc?: string | null;
+  status?: PostStatus | null;
+  website?: string | null;
+  image?: string | null;
+}
+
+/**
+ * Column sizes (migrations): a longer value is a 400 on both databases — never a MySQL "data
+ * too long" error (a 500) nor a value SQLite would keep and MySQL refuse. VARCHAR sizes count
+ * characters (code points), TEXT sizes bytes.
+ */
+export const TITLE_MAX = 500;
+export const TEXT_MAX = 255;
+export const URL_MAX = 2048;
+export const TEXT_BYTES_MAX = 65_535;
+export const MEDIUMTEXT_BYTES_MAX = 16_777_215;
+
+export function maxChars(name: string, text: string, max: number): string {
+  if (text.length > max && Array.from(text).length > max) {
+    throw invalid(name, `must be at most ${max} characters`);
+  }
+  return text;
+}
+
+export function maxBytes(name: string, text: string, max: number): string {
+  if (Buffer.byteLength(text) > max) throw invalid(name, `must be at most ${max} bytes`);
+  return text;
+}
+
+/** A required or optional plain-text name: trimmed, non-empty, at most `max` characters. */
+export function requireText(
+  name: string,
+  value: string | null | undefined,
+  max = TITLE_MAX,
+): string {
+  const text = (value ?? '').trim();
+  if (text === '') throw invalid(name, 'must be a non-empty string');
+  return maxChars(name, text, max);
+}
+
+/** Description/excerpt: null clears; HTML sanitised to the allowlist; size of its column. */
+export function richText(
+  value: string | null | undefined,
+  name = 'description',
+  limit = MEDIUMTEXT_BYTES_MAX,
+): string {
+  return value ? maxBytes(name, sanitizeRichText(value), limit) : '';
+}
+
+/** A slug unique in `table`: from the given slug or the title, `-2`, `-3` … when taken. */
+export async function uniqueSlug(
+  q: Queryable,
+  table: PostTable,
+  requested: string | null | undefined,
+  title: string,
+  exceptId?: number,
+): Promise<string> {
+  const fromRequest = requested ? toSlug(requested) : '';
+  if (requested && fromRequest === '') throw invalid('slug', 'must contain letters or digits');
+  const base = fromRequest || toSlug(title) || 'untitled';
+  return firstFreeSlug(base, await slugsLike(q, table, base, exceptId));
+}
+
+/**
+ * Status scale-back: callers who cannot publish (contributors) get `pending` for publish/future,
+ * and `draft` when they send no status.
+ */
+export function effectiveStatus(
+  viewer: Viewer,
+  requested: PostStatus | null | undefined,
+): PostStatus {
+  const publisher = canPublish(viewer);
+  if (requested === 'trash')
+    throw invalid('status', 'cannot be set to trash; delete the record instead');
+  if (!requested) return publisher ? 'publish' : 'draft';
+  if (!publisher && (requested === 'publish' || requested === 'future')) return 'pending';
+  return requested;
+}
+
+export async function checkAuthor(q: Queryable, author: number): Promise<number> {
+  if (!Number.isInteger(author) || author < 1 || !(await findUserById(q, author))) {
+    throw invalid('author', 'must be the id of an existing user');
+  }
+  return author;
+}
+
+export interface PublishDates {
+  date: string;
+  date_utc: string;
+}
+
+/**
+ * Publication dates from `date` (in `zone`) and/or `date_utc`; `now` when neither is given.
+ * `site_zone` is where the stored local `date` lives.
+ */
+export function publishDates(
+  date: string | null | undefined,
+  dateUtc: string | null | undefined,
+  inputZone: string,
+  siteZone: string,
+  now: Date,
+): PublishDates {
+  let instant: DateTime | null = null;
+  if (dateUtc) {
+    instant = parseDateInput(dateUtc, 'UTC', now);
+    if (!instant) throw invalid('date_utc', 'is not a date');
+  }
+  if (date) {
+    const local = parseDateInput(date, inputZone, now);
+    if (!local) throw invalid('date', 'is not a date');
+    instant ??= local;
+  }
+  instant ??= DateTime.fromJSDate(now);
+  return { date: formatSql(instant.setZone(siteZone)), date_utc: formatSql(instant.toUTC()) };
+}
+
+/** Modification stamps for a write happening now. */
+export function modifiedNow(
+  siteZone: string,
+  now: Date,
+): { modified: string; modified_utc: string } {
+  const instant = DateTime.fromJSDate(now);
+  return {
+    modified: formatSql(instant.setZone(siteZone)),
+    modified_utc: formatSql(instant.toUTC()),
+  };
+}
+
+/** `""`/null clears; otherwise an absolute http(s) URL. */
+export function checkWebsite(name: string, value: string | null | undefined): string {
+  const text = maxChars(name, (value ?? '').trim(), URL_MAX);
+  if (text === '') return '';
+  if (!isHttpUrl(text)) throw invalid(name, 'must be an absolute http(s) URL or empty');
+  return text;
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** `""`/null removes the image; an http(s) URL is stored (or reused); a number must be a stored image. */
+export async function resolveImage(
+  ctx: AppContext,
+  q: Queryable,
+  name: string,
+  value: string | null | undefined,
+): Promise<number | null> {
+  const text = maxChars(name, (value ?? '').trim(), URL_MAX);
+  if (text === '') return null;
+  if (/^\d+$/.test(text)) {
+    const [image] = await findImagesByIds(q, [Number(text)]);
+    if (!image) throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
+    return image.id;
+  }
+  if (!isHttpUrl(text))
+    throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
+  return findOrCreateImageByUrl(q, text, formatSql(DateTime.fromJSDate(ctx.now()).toUTC()));
+}
+
+/** Has the input this key at all (present, even if null)? Drives partial updates. */
+export function has<T extends object>(input: T, key: keyof T): boolean {
+  return Object.prototype.hasOwnProperty.call(input, key);
+}

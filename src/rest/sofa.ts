@@ -1,0 +1,133 @@
+import { filterSchema } from '@graphql-tools/utils';
+import type { SofaPluginConfig } from '@graphql-yoga/plugin-sofa';
+import { GraphQLError, GraphQLSchema, type GraphQLFormattedError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config/config';
+import { statusOf } from '../lib/errors';
+import { GRAPHQL_ONLY } from './compile';
+
+/**
+ * The generic REST view for BI tools (ARCHITECTURE: `{api_root}/calendar/rest/*`): sofa-api,
+ * through @graphql-yoga/plugin-sofa, turns every Query field into a GET route (`/events`,
+ * `/event/{id}`, `/venues` …) with query parameters named after its arguments, and serves their
+ * OpenAPI document at `/openapi.json`. It runs through the same Yoga pipeline as `/graphql`
+ * (authentication, loaders, error masking). It sees the fields REST bodies carry (not the
+ * GraphQL-only relations such as `Venue.events`, which would nest whole event lists in every
+ * record). Read-only unless `SOFA_MUTATIONS=1`: the schema it is given then has no Mutation
+ * type, so no write route exists and none is documented. sofa-api and its router load on the
+ * first request under the base path, so start-up does not pay for a view few clients use.
+ */
+
+export function sofaBasePath(config: Config): string {
+  return `${config.apiRoot}/calendar/rest`;
+}
+
+/**
+ * The schema SOFA routes: the REST fields of every type, without the Mutation type unless
+ * `mutations`. The resolvers are the same functions.
+ */
+export function sofaSchema(schema: GraphQLSchema, mutations: boolean): GraphQLSchema {
+  const restFields = filterSchema({
+    schema,
+    objectFieldFilter: (type, field) => !GRAPHQL_ONLY.has(`${type}.${field}`),
+  });
+  if (mutations) return restFields;
+  // Without `types`, the schema holds only what queries reach: no Mutation, no write inputs.
+  const config = restFields.toConfig();
+  return new GraphQLSchema({ ...config, mutation: null, types: [] });
+}
+
+type SofaErrorHandler = NonNullable<SofaPluginConfig['errorHandler']>;
+
+/**
+ * Errors as GraphQL's `{errors}`, with the HTTP status of the worst one: an AppError's code
+ * (`errors.ts`), sofa's own 400 for unparseable parameters, 400 for GraphQL's validation and
+ * coercion errors, 500 for anything else (already masked by Yoga).
+ */
+const errorHandler: SofaErrorHandler = (errors) => {
+  let status = 0;
+  const formatted: GraphQLFormattedError[] = errors.map((error) => {
+    if (!(error instanceof GraphQLError)) {
+      status = Math.max(status, 500);
+      return { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    }
+    const { http, ...extensions } = error.extensions as {
+      http?: { status?: number };
+      code?: unknown;
+    };
+    const code = extensions.code;
+    status = Math.max(status, typeof code === 'string' ? statusOf(code) : (http?.status ?? 400));
+    return { ...error.toJSON(), extensions };
+  });
+  const response = new Response(JSON.stringify({ errors: formatted }), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  });
+  // sofa types its handler with fetch's Response as typed by its router library.
+  return response as unknown as ReturnType<SofaErrorHandler>;
+};
+
+function sofaOptions(config: Config): SofaPluginConfig {
+  const basePath = sofaBasePath(config);
+  return {
+    basePath,
+    depthLimit: 1,
+    customScalars: { JSON: {} },
+    errorHandler,
+    openAPI: {
+      endpoint: '/openapi.json',
+      info: {
+        title: 'Calendar generic REST view (SOFA)',
+        description:
+          'Generated from the GraphQL schema for BI tools: one GET route per query field' +
+          (config.sofaMutations ? ', one POST route per mutation' : ' (read-only)') +
+          '. The legacy REST contract lives under calendar/events/v1.',
+        version: '1.0.0',
+      },
+      servers: [{ url: `${config.siteUrl}${basePath}` }],
+    },
+    // The Swagger UI page loads its scripts from a CDN: not served.
+    swaggerUI: { endpoint: false },
+  };
+}
+
+type YogaInit = Parameters<NonNullable<Plugin['onYogaInit']>>[0];
+type SchemaChange = Parameters<NonNullable<Plugin['onSchemaChange']>>[0];
+
+export function useCalendarSofa(config: Config): Plugin {
+  const basePath = sofaBasePath(config);
+  let yoga: YogaInit['yoga'] | undefined;
+  let schemaChange: SchemaChange | undefined;
+  let sofa: Promise<Plugin> | undefined;
+
+  /** @graphql-yoga/plugin-sofa, initialised as Yoga would have done at start-up. */
+  async function load(): Promise<Plugin> {
+    const { useSofa } = await import('@graphql-yoga/plugin-sofa');
+    const plugin = useSofa(sofaOptions(config));
+    if (!yoga || !schemaChange) throw new Error('SOFA view used before Yoga initialised it');
+    plugin.onYogaInit?.({ yoga });
+    plugin.onSchemaChange?.({
+      ...schemaChange,
+      schema: sofaSchema(schemaChange.schema, config.sofaMutations),
+    });
+    return plugin;
+  }
+
+  return {
+    onYogaInit(payload) {
+      yoga = payload.yoga;
+    },
+    onSchemaChange(payload) {
+      schemaChange = payload;
+      sofa = undefined;
+    },
+    async onRequest(payload) {
+      if (!payload.url.pathname.startsWith(basePath)) return;
+      sofa ??= load().catch((err: unknown) => {
+        sofa = undefined; // try again on the next request
+        throw err;
+      });
+      await (await sofa).onRequest?.(payload);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { insertRows } from './bulk';
+import type { Queryable } from '../../db/queryable';
+import type { LinkedTable } from '../../places/store/linked-post-list';
+
+/**
+ * SQL of imports and exports (`src/transfer/import-events.ts`, `src/cli/export.ts`): the
+ * external ids of imported events (`event_import_uids`), name look-ups of the records events
+ * link to, and keyset walks over events. Every query is bounded by its arguments.
+ */
+
+/** Event ids of these external ids, for those an earlier import recorded. */
+export async function findImportedEvents(
+  q: Queryable,
+  uids: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (uids.length === 0) return out;
+  const rows: { uid: string; event_id: number }[] = await q('event_import_uids')
+    .select('uid', 'event_id')
+    .whereIn('uid', [...new Set(uids)]);
+  for (const r of rows) out.set(r.uid, Number(r.event_id));
+  return out;
+}
+
+export async function insertImportedEvents(
+  q: Queryable,
+  rows: readonly { uid: string; event_id: number }[],
+): Promise<void> {
+  await insertRows(q, 'event_import_uids', rows);
+}
+
+/**
+ * Of these event ids, those that exist and were not created by an import (an event an import
+ * created answers to its external id only, never to the local id inside another site's UID).
+ */
+export async function nativeEventIds(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows: { id: number }[] = await q('events')
+    .select('events.id')
+    .leftJoin('event_import_uids', 'event_import_uids.event_id', 'events.id')
+    .whereIn('events.id', [...new Set(ids)])
+    .whereNull('event_import_uids.event_id');
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/**
+ * Non-trashed venues or organizers whose name is one of `names` (case-insensitive), oldest
+ * first: `lower(name) → id` of the first of each name.
+ */
+export async function findLiveIdsByNames(
+  q: Queryable,
+  table: LinkedTable,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  if (lowered.length === 0) return out;
+  const rows: { id: number; title: string }[] = await q(table)
+    .select('id', 'title')
+    .whereRaw(`LOWER(title) IN (${lowered.map(() => '?').join(', ')})`, lowered)
+    .whereNot('status', 'trash')
+    .orderBy('id');
+  for (const r of rows) {
+    const key = r.title.toLowerCase();
+    if (!out.has(key)) out.set(key, Number(r.id));
+  }
+  return out;
+}
+
+/** The next `limit` non-trashed event ids after `after`, ascending. */
+export async function eventIdsAfter(q: Queryable, after: number, limit: number): Promise<number[]> {
+  const rows: { id: number }[] = await q('events')
+    .select('id')
+    .where('id', '>', after)
+    .whereNot('status', 'trash')
+    .orderBy('id')
+    .limit(limit);
+  return rows.map((r) => Number(r.id));
+}
+
+export async function countLiveEvents(q: Queryable): Promise<number> {
+  const row = await q('events').whereNot('status', 'trash').count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Each time zone non-trashed events use, with the UTC span they cover. */
+export async function eventZoneSpans(
+  q: Queryable,
+): Promise<{ timezone: string; first: string; last: string }[]> {
+  const rows: { timezone: string; first: unknown; last: unknown }[] = await q('events')
+    .select('timezone')
+    .min({ first: 'utc_start_date' })
+    .max({ last: 'utc_end_date' })
+    .whereNot('status', 'trash')
+    .groupBy('timezone');
+  return rows.map((r) => ({
+    timezone: r.timezone,
+    first: sqlText(r.first),
+    last: sqlText(r.last),
+  }));
+}
+
+/** MySQL hands DATETIME aggregates back as Date objects (UTC connection), SQLite as text. */
+function sqlText(value: unknown): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ');
+  return String(value ?? '');
+}

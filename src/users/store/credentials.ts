@@ -1,0 +1,130 @@
+import type { Queryable } from '../../db/queryable';
+import type { UserRow } from '../../db/rows';
+
+/** API tokens and application passwords: the same shape in two tables. */
+export type CredentialTable = 'api_tokens' | 'app_passwords';
+
+export interface CredentialRow {
+  id: number;
+  user_id: number;
+  name: string;
+  /** Hex SHA-256 of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+function normalize(raw: Record<string, unknown> | undefined): CredentialRow | undefined {
+  if (!raw) return undefined;
+  return { ...(raw as unknown as CredentialRow), id: Number(raw.id), user_id: Number(raw.user_id) };
+}
+
+export async function insertCredential(
+  q: Queryable,
+  table: CredentialTable,
+  row: Omit<CredentialRow, 'id' | 'last_used_at' | 'revoked_at'>,
+): Promise<number> {
+  const [id] = await q(table).insert(row);
+  return Number(id);
+}
+
+export async function findCredentialById(
+  q: Queryable,
+  table: CredentialTable,
+  id: number,
+): Promise<CredentialRow | undefined> {
+  return normalize(await q(table).where({ id }).first());
+}
+
+/**
+ * A credential and its user in one query (the bearer-token path of every authenticated
+ * request); the user's columns come back prefixed `user_`.
+ */
+export async function findCredentialWithUser(
+  q: Queryable,
+  table: CredentialTable,
+  id: number,
+): Promise<{ credential: CredentialRow; user: UserRow | undefined } | undefined> {
+  const raw = (await q(table)
+    .leftJoin('users', 'users.id', `${table}.user_id`)
+    .where(`${table}.id`, id)
+    .first(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as user_${column}`))) as
+    Record<string, unknown> | undefined;
+  const credential = normalize(raw);
+  if (!raw || !credential) return undefined;
+  const user: Record<string, unknown> = {};
+  for (const column of USER_COLUMNS) {
+    user[column] = raw[`user_${column}`];
+    delete (credential as unknown as Record<string, unknown>)[`user_${column}`];
+  }
+  return {
+    credential,
+    user: user.id === null ? undefined : ({ ...user, id: Number(user.id) } as unknown as UserRow),
+  };
+}
+
+const USER_COLUMNS = ['id', 'login', 'display_name', 'email', 'role', 'created_at'] as const;
+
+/** Live (not revoked) rows whose stored hash is exactly this one. */
+export async function findLiveCredentialsByHash(
+  q: Queryable,
+  table: CredentialTable,
+  secretHash: string,
+): Promise<CredentialRow[]> {
+  const rows = await q(table).where({ secret_hash: secretHash }).whereNull('revoked_at');
+  return rows.map((r: Record<string, unknown>) => normalize(r) as CredentialRow);
+}
+
+/** Live (not revoked) credentials of one user. */
+export async function findLiveCredentialsOfUser(
+  q: Queryable,
+  table: CredentialTable,
+  userId: number,
+): Promise<CredentialRow[]> {
+  const rows = await q(table).where({ user_id: userId }).whereNull('revoked_at').orderBy('id');
+  return rows.map((r: Record<string, unknown>) => normalize(r) as CredentialRow);
+}
+
+/** How many credentials are live (not revoked) in the table. */
+export async function countLiveCredentials(q: Queryable, table: CredentialTable): Promise<number> {
+  const row = await q(table)
+    .whereNull('revoked_at')
+    .count<{ n: number | string }[]>({ n: '*' })
+    .first();
+  return Number(row?.n ?? 0);
+}
+
+/** Every credential (revoked ones too), optionally of one user, by id. */
+export async function listCredentials(
+  q: Queryable,
+  table: CredentialTable,
+  userId?: number,
+): Promise<CredentialRow[]> {
+  const query = q(table).orderBy('id');
+  if (userId !== undefined) query.where({ user_id: userId });
+  return (await query).map((r: Record<string, unknown>) => normalize(r) as CredentialRow);
+}
+
+export async function revokeCredential(
+  q: Queryable,
+  table: CredentialTable,
+  id: number,
+  at: string,
+): Promise<void> {
+  await q(table).where({ id }).whereNull('revoked_at').update({ revoked_at: at });
+}
+
+/** Records a use; skipped when the last one is recent, so reads do not turn into writes. */
+export async function touchCredential(
+  q: Queryable,
+  table: CredentialTable,
+  id: number,
+  at: string,
+  unlessAfter: string,
+): Promise<void> {
+  await q(table)
+    .where({ id })
+    .andWhere((w) => w.whereNull('last_used_at').orWhere('last_used_at', '<', unlessAfter))
+    .update({ last_used_at: at });
+}
