@@ -45,7 +45,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
  * Text, and paragraphs of text, with nothing the sanitiser would change: no tag but a bare
  * `<p>…</p>` (not nested), no `&` (entities), `<`, `>` or NUL. The common case of imports and
  * event writes (the sanitiser costs ~30 µs even then); its answer for such text is the input,
- * trimmed (test/unit/html.test.ts compares both). Tested on texts up to `PLAIN_MAX` characters
+ * trimmed (test/posts/html.test.ts compares both). Tested on texts up to `PLAIN_MAX` characters
  * only: the regular expression's backtracking stack grows with the number of paragraphs.
  */
 const PLAIN = /^[^<>&\0]*(?:<p>[^<>&\0]*<\/p>[^<>&\0]*)*$/;

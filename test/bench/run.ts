@@ -28,7 +28,7 @@ import { scenarios, type Scenario } from './scenarios';
 const RESULTS = path.join(__dirname, 'results');
 const SITE_URL = 'http://calendar.bench';
 const SERVICE = serviceArgs();
-const RAW = ['--import', 'tsx', path.join('test', 'bench', 'raw-server.ts')];
+const RAW = ['--import', 'tsx', path.join('test', 'bench', 'raw', 'raw-server.ts')];
 const READY = '/graphql?query=%7B__typename%7D';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);

@@ -6,7 +6,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import type { TestEnv } from '../support/harness';
-import { RestClient } from '../support/rest-client';
+import { RestClient } from '../support/rest/rest-client';
 import { DATES } from './arbitraries';
 
 /** Records the fuzz suites start from, and plausible values for each parameter. */

@@ -3,7 +3,7 @@ import { compileRoutes, type CompiledRoute } from '../../src/rest/compile';
 import { ROUTES, type HttpMethod } from '../../src/rest/routes';
 import { buildSchema } from '../../src/graphql/schema';
 import { describeEachDb, type Caller, type TestEnv } from '../support/harness';
-import { RestClient } from '../support/rest-client';
+import { RestClient } from '../support/rest/rest-client';
 import {
   CONTENT_TYPES,
   MALFORMED_JSON,

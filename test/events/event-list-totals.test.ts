@@ -1,0 +1,101 @@
+import { createDb } from '../../src/db/knex';
+import { bumpListGeneration } from '../../src/db/list-counts';
+import { insertEvent, insertTerm, resetCalendar } from '../support/event-fixtures';
+import { describeEachDb } from '../support/harness';
+import { RestClient } from '../support/rest/rest-client';
+
+/**
+ * List totals are counted once and reused while no calendar write happened
+ * (src/db/list-counts.ts): every way a write can reach the database must show in the
+ * next total — API writes, writes of another process that bump the write generation, and
+ * direct writes of this process (fixtures).
+ */
+
+const DATES = { start_date: '2027-03-10 19:00:00', end_date: '2027-03-10 22:30:00' };
+
+describeEachDb('events list: cached totals', (env) => {
+  const rest = new RestClient(env);
+  const admin = { as: 'administrator' as const };
+
+  async function total(query = ''): Promise<number> {
+    const response = await rest.get(`/events?start_date=2027-01-01${query}`);
+    expect(response.status).toBe(200);
+    return response.body.total as number;
+  }
+
+  /** The write generation other processes compare their cached totals with. */
+  async function generation(): Promise<number> {
+    const [row] = await env.db('list_generations').sum({ n: 'n' });
+    return Number(row?.n ?? 0);
+  }
+
+  beforeEach(() => resetCalendar(env));
+
+  it('counts a repeated list once, then reads only the write generation', async () => {
+    await insertEvent(env, { title: 'Jazz night', start: '2027-03-01 20:00:00' });
+    const statements: string[] = [];
+    const listener = (query: { sql: string }): void => {
+      statements.push(query.sql);
+    };
+    env.db.on('query', listener);
+    try {
+      expect([await total('&search=jazz'), await total('&search=jazz')]).toEqual([1, 1]);
+    } finally {
+      env.db.removeListener('query', listener);
+    }
+    expect(statements.filter((sql) => /count\(\*\)/i.test(sql))).toHaveLength(1);
+  });
+
+  it('shows every API write in the next total: create, update, trash, delete', async () => {
+    const music = await insertTerm(env, 'category', 'Music');
+    const post = (fields: Record<string, unknown>) =>
+      rest.post('/events', { ...DATES, ...fields }, admin);
+    expect([await total(), await total('&search=gig'), await total('&categories=music')]).toEqual([
+      0, 0, 0,
+    ]);
+    const before = await generation();
+    const gig = (await post({ title: 'Gig', categories: [String(music)] })).body;
+    await post({ title: 'Talk' });
+    // Each write transaction moves the generation, for the other processes' caches.
+    expect(await generation()).toBe(before + 2);
+    expect([await total(), await total('&search=gig'), await total('&categories=music')]).toEqual([
+      2, 1, 1,
+    ]);
+    expect((await rest.post(`/events/${gig.id}`, { categories: [] }, admin)).status).toBe(200);
+    expect(await total('&categories=music')).toBe(0);
+    expect((await rest.post(`/events/${gig.id}`, { title: 'Talk' }, admin)).status).toBe(200);
+    expect(await total('&search=gig')).toBe(0);
+    expect((await rest.delete(`/events/${gig.id}`, admin)).status).toBe(200);
+    expect(await total()).toBe(1);
+  });
+
+  it('shows direct writes of this process (fixtures) in the next total', async () => {
+    const music = await insertTerm(env, 'category', 'Music');
+    await insertEvent(env, { title: 'One', start: '2027-03-01 20:00:00', categories: [music] });
+    expect([await total(), await total('&categories=music')]).toEqual([1, 1]);
+    await insertEvent(env, { title: 'Two', start: '2027-03-02 20:00:00' });
+    await env.db('event_terms').delete();
+    expect([await total(), await total('&categories=music')]).toEqual([2, 0]);
+  });
+
+  it("sees another process's writes through the write generation", async () => {
+    const id = await insertEvent(env, { title: 'One', start: '2027-03-01 20:00:00' });
+    await insertEvent(env, { title: 'Two', start: '2027-03-02 20:00:00' });
+    expect(await total()).toBe(2);
+    const other = createDb({ databaseUrl: env.config.databaseUrl, poolMax: 1 });
+    try {
+      // Bypassing the write transactions: this process keeps its total until the next write.
+      await other('events').where({ id }).update({ status: 'draft' });
+      expect(await total()).toBe(2);
+      await other.transaction((trx) => bumpListGeneration(trx));
+      expect(await total()).toBe(1);
+      await other.transaction(async (trx) => {
+        await trx('events').where({ id }).update({ status: 'publish' });
+        await bumpListGeneration(trx);
+      });
+      expect(await total()).toBe(2);
+    } finally {
+      await other.destroy();
+    }
+  });
+});
