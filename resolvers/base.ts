@@ -1,8 +1,7 @@
-import type { IResolvers } from '@graphql-tools/utils';
 import { GraphQLJSON } from 'graphql-scalars';
-import type { AppContext } from '../src/context';
+import type { Resolvers } from '../src/graphql/generated/resolvers-types';
 
-export const baseResolvers: IResolvers<unknown, AppContext> = {
+export const baseResolvers: Resolvers = {
   JSON: GraphQLJSON,
   Query: {
     viewer: (_root, _args, ctx) =>

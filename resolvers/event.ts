@@ -1,30 +1,27 @@
-import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
-import { emptyCostDetails, formatCost } from '../src/events/cost';
-import { dateDetails, isValidZone, zoneAbbr } from '../src/lib/dates';
-import { globalId, publicUrl, restUrl } from '../src/lib/urls';
-import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/db/rows';
-import { eventJsonLd } from '../src/events/json-ld';
+import type { EventResolvers, Resolvers } from '../src/graphql/generated/resolvers-types';
 import {
+  emptyCostDetails,
+  eventJsonLd,
+  formatCost,
   getEvent,
   getEventBySlug,
   isRedacted,
   listEvents,
-  type EventListArgs,
-} from '../src/events/queries';
-import { asSingleRead, isSingleRead } from '../src/posts/single-read';
-import { canSee } from '../src/posts/visibility';
+} from '../src/events';
+import { dateDetails, globalId, isValidZone, publicUrl, restUrl, zoneAbbr } from '../src/lib';
+import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/db';
+import { asSingleRead, canSee, isSingleRead } from '../src/posts';
 
 /** `events`, `event`, `event_by_slug` and every `Event` field. Rows come from the services. */
 
-type Field = (row: EventRow, args: unknown, ctx: AppContext) => unknown;
+/** An `Event` field over its row; `EventResolvers` checks `T` against the SDL where it is used. */
+type Field<T> = (row: EventRow, args: unknown, ctx: AppContext) => T | Promise<T>;
 
 /** A field that a password-protected event hides in lists (CONTRACT §6). */
-function guarded(redacted: unknown, field: Field): Field {
+function guarded<T>(redacted: T, field: Field<T>): Field<T> {
   return (row, args, ctx) => (isRedacted(ctx, row) ? redacted : field(row, args, ctx));
 }
-
-const FLAGS = ['all_day', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'];
 
 function eventUrl(ctx: AppContext, row: EventRow): string {
   return publicUrl(ctx.config, `event/${row.slug}/`);
@@ -69,7 +66,7 @@ async function organizers(ctx: AppContext, row: EventRow): Promise<OrganizerRow[
   return isSingleRead(row) ? visible.map((o) => asSingleRead(o)) : visible;
 }
 
-const eventFields: Record<string, Field> = {
+const Event: EventResolvers = {
   global_id: (row, _a, ctx) => globalId(ctx.config, row.id),
   global_id_lineage: (row, _a, ctx) => [globalId(ctx.config, row.id)],
   author: (row) => String(row.author_id),
@@ -80,9 +77,12 @@ const eventFields: Record<string, Field> = {
   image: guarded(null, async (row, _a, ctx) =>
     row.image_id === null ? null : ((await ctx.loaders.image.load(row.image_id)) ?? null),
   ),
-  ...Object.fromEntries(
-    FLAGS.map((flag) => [flag, guarded(null, (row) => row[flag as keyof EventRow])]),
-  ),
+  all_day: guarded(null, (row) => row.all_day),
+  show_map: guarded(null, (row) => row.show_map),
+  show_map_link: guarded(null, (row) => row.show_map_link),
+  hide_from_listings: guarded(null, (row) => row.hide_from_listings),
+  sticky: guarded(null, (row) => row.sticky),
+  featured: guarded(null, (row) => row.featured),
   start_date_details: (row) => dateDetails(row.start_date),
   end_date_details: (row) => dateDetails(row.end_date),
   utc_start_date_details: (row) => dateDetails(row.utc_start_date),
@@ -117,13 +117,11 @@ const eventFields: Record<string, Field> = {
   },
 };
 
-export const eventResolvers: IResolvers<unknown, AppContext> = {
+export const eventResolvers: Resolvers = {
   Query: {
-    events: (_root, args: EventListArgs, ctx) => listEvents(ctx, args),
-    event: (_root, args: { id: number; password?: string | null }, ctx) =>
-      getEvent(ctx, args.id, args.password),
-    event_by_slug: (_root, args: { slug: string; password?: string | null }, ctx) =>
-      getEventBySlug(ctx, args.slug, args.password),
+    events: (_root, args, ctx) => listEvents(ctx, args),
+    event: (_root, args, ctx) => getEvent(ctx, args.id, args.password),
+    event_by_slug: (_root, args, ctx) => getEventBySlug(ctx, args.slug, args.password),
   },
-  Event: eventFields,
+  Event,
 };

@@ -1,43 +1,35 @@
-import type { IResolvers } from '@graphql-tools/utils';
-import type { AppContext } from '../src/context';
-import { organizerJsonLd } from '../src/events/place-json-ld';
-import type { OrganizerRow } from '../src/db/rows';
-import type { LinkedListArgs } from '../src/places/linked-post-list';
-import { isSingleRead } from '../src/posts/single-read';
+import type { Resolvers } from '../src/graphql/generated/resolvers-types';
+import { organizerJsonLd } from '../src/events';
 import {
   createOrganizer,
   deleteOrganizer,
   listOrganizers,
   readOrganizer,
   updateOrganizer,
-  type OrganizerInput,
-} from '../src/places/organizers';
+} from '../src/places';
+import { isSingleRead } from '../src/posts';
 import { linkedPostFields } from './venue';
 
-type Input = { input: OrganizerInput };
-type Force = { force?: boolean | null };
-
-export const organizerResolvers: IResolvers<unknown, AppContext> = {
+export const organizerResolvers: Resolvers = {
   Query: {
-    organizers: (_root, args: LinkedListArgs, ctx) => listOrganizers(ctx, args),
-    organizer: (_root, args: { id: number }, ctx) => readOrganizer(ctx, args.id),
-    organizer_by_slug: (_root, args: { slug: string }, ctx) => readOrganizer(ctx, args.slug),
+    organizers: (_root, args, ctx) => listOrganizers(ctx, args),
+    organizer: (_root, args, ctx) => readOrganizer(ctx, args.id),
+    organizer_by_slug: (_root, args, ctx) => readOrganizer(ctx, args.slug),
   },
   Mutation: {
-    create_organizer: (_root, args: Input, ctx) => createOrganizer(ctx, args.input),
-    update_organizer: (_root, args: Input & { id: number }, ctx) =>
-      updateOrganizer(ctx, args.id, args.input),
-    update_organizer_by_slug: (_root, args: Input & { slug: string }, ctx) =>
-      updateOrganizer(ctx, args.slug, args.input),
-    delete_organizer: (_root, args: Force & { id: number }, ctx) =>
-      deleteOrganizer(ctx, args.id, args.force ?? false),
-    delete_organizer_by_slug: (_root, args: Force & { slug: string }, ctx) =>
+    create_organizer: (_root, args, ctx) => createOrganizer(ctx, args.input),
+    update_organizer: (_root, args, ctx) => updateOrganizer(ctx, args.id, args.input),
+    update_organizer_by_slug: (_root, args, ctx) => updateOrganizer(ctx, args.slug, args.input),
+    // The generated types call defaulted arguments non-null, but a client may send null.
+    delete_organizer: (_root, args, ctx) => deleteOrganizer(ctx, args.id, args.force ?? false),
+    delete_organizer_by_slug: (_root, args, ctx) =>
       deleteOrganizer(ctx, args.slug, args.force ?? false),
   },
   Organizer: {
-    ...linkedPostFields<OrganizerRow>('organizer'),
+    ...linkedPostFields('organizer'),
+    organizer: (organizer) => organizer.title,
     // Only single reads compute it (see `asSingleRead`).
-    json_ld: (organizer: OrganizerRow, _args, ctx) =>
+    json_ld: (organizer, _args, ctx) =>
       isSingleRead(organizer) ? organizerJsonLd(ctx.config, organizer) : null,
   },
 };

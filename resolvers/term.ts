@@ -1,19 +1,21 @@
-import type { IResolvers } from '@graphql-tools/utils';
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../src/context';
-import type { Taxonomy, TermRow } from '../src/db/rows';
-import { listEvents } from '../src/events/queries';
+import type { Resolvers } from '../src/graphql/generated/resolvers-types';
+import type { Taxonomy, TermRow } from '../src/db';
+import { listEvents } from '../src/events';
 import {
   childrenOf,
+  createTerm,
+  deleteTerm,
   getTerm,
   listTerms,
   parentOf,
   termUrl,
   termUrls,
+  updateTerm,
   WP_TAXONOMY,
   type TermListArgs,
-} from '../src/terms/queries';
-import { createTerm, deleteTerm, updateTerm, type TermInput } from '../src/terms/writes';
+} from '../src/terms';
 
 /**
  * Did the client really send this argument? SDL defaults fill `hide_empty` in either way, but
@@ -26,20 +28,9 @@ function sent(info: GraphQLResolveInfo, name: string): boolean {
   return Object.prototype.hasOwnProperty.call(info.variableValues, node.value.name.value);
 }
 
-async function list(
-  ctx: AppContext,
-  taxonomy: Taxonomy,
-  args: TermListArgs,
-  info: GraphQLResolveInfo,
-) {
+function list(ctx: AppContext, taxonomy: Taxonomy, args: TermListArgs, info: GraphQLResolveInfo) {
   const hide_empty = sent(info, 'hide_empty') ? args.hide_empty : undefined;
-  const { rows, ...page } = await listTerms(ctx, taxonomy, { ...args, hide_empty });
-  return { ...page, [taxonomy === 'category' ? 'categories' : 'tags']: rows };
-}
-
-interface EventsArgs {
-  page?: number | null;
-  per_page?: number | null;
+  return listTerms(ctx, taxonomy, { ...args, hide_empty });
 }
 
 /** Fields both term types compute the same way from a `TermRow`. */
@@ -54,41 +45,41 @@ const termFields = {
   filter: () => 'raw',
 };
 
-export const termResolvers: IResolvers<unknown, AppContext> = {
+export const termResolvers: Resolvers = {
   Query: {
-    categories: (_root, args: TermListArgs, ctx: AppContext, info) =>
-      list(ctx, 'category', args, info),
-    category: (_root, args: { id: number }, ctx: AppContext) => getTerm(ctx, 'category', args.id),
-    tags: (_root, args: TermListArgs, ctx: AppContext, info) => list(ctx, 'tag', args, info),
-    tag: (_root, args: { id: number }, ctx: AppContext) => getTerm(ctx, 'tag', args.id),
+    categories: async (_root, args, ctx, info) => {
+      const { rows, ...page } = await list(ctx, 'category', args, info);
+      return { ...page, categories: rows };
+    },
+    category: (_root, args, ctx) => getTerm(ctx, 'category', args.id),
+    tags: async (_root, args, ctx, info) => {
+      const { rows, ...page } = await list(ctx, 'tag', args, info);
+      return { ...page, tags: rows };
+    },
+    tag: (_root, args, ctx) => getTerm(ctx, 'tag', args.id),
   },
   Mutation: {
-    create_category: (_root, args: { input: TermInput }, ctx: AppContext) =>
-      createTerm(ctx, 'category', args.input),
-    update_category: (_root, args: { id: number; input: TermInput }, ctx: AppContext) =>
-      updateTerm(ctx, 'category', args.id, args.input),
-    delete_category: (_root, args: { id: number }, ctx: AppContext) =>
-      deleteTerm(ctx, 'category', args.id),
-    create_tag: (_root, args: { input: TermInput }, ctx: AppContext) =>
-      createTerm(ctx, 'tag', args.input),
-    update_tag: (_root, args: { id: number; input: TermInput }, ctx: AppContext) =>
-      updateTerm(ctx, 'tag', args.id, args.input),
-    delete_tag: (_root, args: { id: number }, ctx: AppContext) => deleteTerm(ctx, 'tag', args.id),
+    create_category: (_root, args, ctx) => createTerm(ctx, 'category', args.input),
+    update_category: (_root, args, ctx) => updateTerm(ctx, 'category', args.id, args.input),
+    delete_category: (_root, args, ctx) => deleteTerm(ctx, 'category', args.id),
+    create_tag: (_root, args, ctx) => createTerm(ctx, 'tag', args.input),
+    update_tag: (_root, args, ctx) => updateTerm(ctx, 'tag', args.id, args.input),
+    delete_tag: (_root, args, ctx) => deleteTerm(ctx, 'tag', args.id),
   },
   Term: {
-    __resolveType: (row: TermRow) => (row.taxonomy === 'category' ? 'Category' : 'Tag'),
+    __resolveType: (row) => (row.taxonomy === 'category' ? 'Category' : 'Tag'),
   },
   Category: {
     ...termFields,
-    parent: (row: TermRow) => row.parent_id ?? 0,
-    parent_category: (row: TermRow, _args: unknown, ctx: AppContext) => parentOf(ctx, row),
-    children: (row: TermRow, _args: unknown, ctx: AppContext) => childrenOf(ctx, row),
-    events: (row: TermRow, args: EventsArgs, ctx: AppContext) =>
+    parent: (row) => row.parent_id ?? 0,
+    parent_category: (row, _args, ctx) => parentOf(ctx, row),
+    children: (row, _args, ctx) => childrenOf(ctx, row),
+    events: (row, args, ctx) =>
       listEvents(ctx, { categories: [String(row.id)], page: args.page, per_page: args.per_page }),
   },
   Tag: {
     ...termFields,
-    events: (row: TermRow, args: EventsArgs, ctx: AppContext) =>
+    events: (row, args, ctx) =>
       listEvents(ctx, { tags: [String(row.id)], page: args.page, per_page: args.per_page }),
   },
 };

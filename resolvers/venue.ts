@@ -1,66 +1,55 @@
-import type { IResolvers } from '@graphql-tools/utils';
 import type { AppContext } from '../src/context';
-import { stateProvinceOf, venueJsonLd } from '../src/events/place-json-ld';
-import { globalId, publicUrl } from '../src/lib/urls';
-import type { PostRow, VenueRow } from '../src/db/rows';
-import { listEvents } from '../src/events/queries';
-import type { LinkedListArgs } from '../src/places/linked-post-list';
-import { isSingleRead } from '../src/posts/single-read';
-import {
-  createVenue,
-  deleteVenue,
-  listVenues,
-  readVenue,
-  updateVenue,
-  type VenueInput,
-} from '../src/places/venues';
-
-/** Arguments of the nested `events` field; the other fields take none. */
-type PageArgs = { page?: number | null; per_page?: number | null };
-type Resolver<Row> = (row: Row, args: PageArgs, ctx: AppContext) => unknown;
+import type {
+  OrganizerEventsArgs,
+  Resolvers,
+  VenueEventsArgs,
+} from '../src/graphql/generated/resolvers-types';
+import { listEvents, stateProvinceOf, venueJsonLd } from '../src/events';
+import { globalId, publicUrl } from '../src/lib';
+import type { PostRow } from '../src/db';
+import { createVenue, deleteVenue, listVenues, readVenue, updateVenue } from '../src/places';
+import { isSingleRead } from '../src/posts';
 
 /**
- * Fields venues and organizers resolve alike. `path` is both the public page prefix, the name
- * field and the events-list argument that selects the record's events.
+ * Fields venues and organizers resolve alike (the SDL gives them the same types; `Venue` and
+ * `Organizer` check them where they spread them). `path` is both the public page prefix and the
+ * events-list argument that selects the record's events.
  */
-export function linkedPostFields<Row extends PostRow>(
-  path: 'venue' | 'organizer',
-): Record<string, Resolver<Row>> {
+export function linkedPostFields(path: 'venue' | 'organizer') {
   return {
-    author: (row) => String(row.author_id),
-    url: (row, _args, ctx) => publicUrl(ctx.config, `${path}/${row.slug}/`),
-    [path]: (row) => row.title,
-    image: async (row, _args, ctx) =>
+    author: (row: PostRow) => String(row.author_id),
+    url: (row: PostRow, _args: unknown, ctx: AppContext) =>
+      publicUrl(ctx.config, `${path}/${row.slug}/`),
+    image: async (row: PostRow, _args: unknown, ctx: AppContext) =>
       row.image_id === null ? null : ((await ctx.loaders.image.load(row.image_id)) ?? null),
-    global_id: (row, _args, ctx) => globalId(ctx.config, row.id),
-    global_id_lineage: (row, _args, ctx) => [globalId(ctx.config, row.id)],
-    events: (row, args, ctx) =>
+    global_id: (row: PostRow, _args: unknown, ctx: AppContext) => globalId(ctx.config, row.id),
+    global_id_lineage: (row: PostRow, _args: unknown, ctx: AppContext) => [
+      globalId(ctx.config, row.id),
+    ],
+    events: (row: PostRow, args: VenueEventsArgs | OrganizerEventsArgs, ctx: AppContext) =>
       listEvents(ctx, { [path]: [row.id], page: args.page, per_page: args.per_page }),
   };
 }
 
-export const venueResolvers: IResolvers<unknown, AppContext> = {
+export const venueResolvers: Resolvers = {
   Query: {
-    venues: (_root, args: LinkedListArgs, ctx) => listVenues(ctx, args),
-    venue: (_root, args: { id: number }, ctx) => readVenue(ctx, args.id),
-    venue_by_slug: (_root, args: { slug: string }, ctx) => readVenue(ctx, args.slug),
+    venues: (_root, args, ctx) => listVenues(ctx, args),
+    venue: (_root, args, ctx) => readVenue(ctx, args.id),
+    venue_by_slug: (_root, args, ctx) => readVenue(ctx, args.slug),
   },
   Mutation: {
-    create_venue: (_root, args: { input: VenueInput }, ctx) => createVenue(ctx, args.input),
-    update_venue: (_root, args: { id: number; input: VenueInput }, ctx) =>
-      updateVenue(ctx, args.id, args.input),
-    update_venue_by_slug: (_root, args: { slug: string; input: VenueInput }, ctx) =>
-      updateVenue(ctx, args.slug, args.input),
-    delete_venue: (_root, args: { id: number; force?: boolean | null }, ctx) =>
-      deleteVenue(ctx, args.id, args.force ?? false),
-    delete_venue_by_slug: (_root, args: { slug: string; force?: boolean | null }, ctx) =>
-      deleteVenue(ctx, args.slug, args.force ?? false),
+    create_venue: (_root, args, ctx) => createVenue(ctx, args.input),
+    update_venue: (_root, args, ctx) => updateVenue(ctx, args.id, args.input),
+    update_venue_by_slug: (_root, args, ctx) => updateVenue(ctx, args.slug, args.input),
+    // The generated types call defaulted arguments non-null, but a client may send null.
+    delete_venue: (_root, args, ctx) => deleteVenue(ctx, args.id, args.force ?? false),
+    delete_venue_by_slug: (_root, args, ctx) => deleteVenue(ctx, args.slug, args.force ?? false),
   },
   Venue: {
-    ...linkedPostFields<VenueRow>('venue'),
-    stateprovince: (venue: VenueRow) => stateProvinceOf(venue),
+    ...linkedPostFields('venue'),
+    venue: (venue) => venue.title,
+    stateprovince: (venue) => stateProvinceOf(venue),
     // Only single reads compute it (see `asSingleRead`).
-    json_ld: (venue: VenueRow, _args, ctx) =>
-      isSingleRead(venue) ? venueJsonLd(ctx.config, venue) : null,
+    json_ld: (venue, _args, ctx) => (isSingleRead(venue) ? venueJsonLd(ctx.config, venue) : null),
   },
 };

@@ -1,13 +1,12 @@
 import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import { onPrimaryShutdown, runPrimary } from './http/cluster';
-import { ConfigError, loadConfig, type Config } from './config/config';
-import { createDb, redactedUrl, type Db } from './db/knex';
-import { migrateWhenReachable, StartupError } from './db/startup';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDb, redactedUrl, type Db, migrateWhenReachable, StartupError } from './db';
 import { createLogger, type Logger } from './http/logger';
 import { answerClientErrors, serverOptions } from './http/server-options';
 import { createApp } from './http/server';
-import { bootstrapAdmin, type BootstrapResult } from './users/users';
+import { bootstrapAdmin, type BootstrapResult } from './users';
 
 /**
  * The process: configuration → database (retried while unreachable) → migrations → HTTP server;

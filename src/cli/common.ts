@@ -1,6 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { Config } from '../config/config';
-import type { Db } from '../db/knex';
+import type { Config } from '../config';
+import type { Db } from '../db';
 
 /** What every command gets and how it reports. */
 

@@ -1,8 +1,6 @@
-import { CredentialError } from '../users/credentials';
-import { InvalidParamError } from '../lib/errors';
-import { findUserByLogin } from '../users/store/users';
-import type { UserRow } from '../db/rows';
-import type { Db } from '../db/knex';
+import { CredentialError, findUserByLogin } from '../users';
+import { InvalidParamError } from '../lib';
+import type { Db, UserRow } from '../db';
 import { notFoundError, usageError } from './common';
 
 /** Service errors that mean "the command line is wrong" become usage errors (exit 2). */

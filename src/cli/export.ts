@@ -1,29 +1,29 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
-import { parse } from 'graphql';
-import { COLUMNS, EVENT_COLUMNS } from '../transfer/csv/columns';
-import { csvText } from '../transfer/csv/write';
 import {
-  CALENDAR_TAIL,
   addZoneYears,
+  CALENDAR_TAIL,
   calendarHead,
-  eventText,
-  type ZoneYears,
-} from '../transfer/ics/build';
-import { countLiveEvents, eventIdsAfter, eventZoneSpans } from '../transfer/store/imports';
-import {
   COLLECTIONS,
-  EXPORT_PAGE_SIZE,
-  SELECTIONS,
-  directExecutor,
+  COLUMNS,
+  countLiveEvents,
+  csvText,
+  EVENT_COLUMNS,
+  eventIdsAfter,
   eventsByIds,
+  eventText,
+  eventZoneSpans,
+  EXPORT_PAGE_SIZE,
   fetchPage,
   remainingPages,
+  userExportContext,
   type Collection,
+  type ExportArgs,
   type ExportEvent,
-  type Executor,
-} from '../transfer/export-source';
-import { ensureBuiltinAdmin } from '../users/users';
+  type ZoneYears,
+} from '../transfer';
+import type { AppContext } from '../context';
+import { ensureBuiltinAdmin } from '../users';
 import { JSON_OPTION, usageError, type Command, type CommandContext } from './common';
 import { progress, rate } from './import-progress';
 
@@ -68,19 +68,20 @@ function output(file: string | undefined): Output {
   };
 }
 
-async function executorFor({ db, config, now }: CommandContext): Promise<Executor> {
+/** The administrator's export context: every non-trashed record, unredacted. */
+async function adminContext({ db, config, now }: CommandContext): Promise<AppContext> {
   const admin = await ensureBuiltinAdmin(db, now);
-  return directExecutor(db, config, admin, now);
+  return userExportContext(db, config, admin, now);
 }
 
 /** Every non-trashed event, a batch at a time, by id. */
-async function* allEvents(ctx: CommandContext, exec: Executor): AsyncGenerator<ExportEvent[]> {
+async function* allEvents(ctx: CommandContext, reader: AppContext): AsyncGenerator<ExportEvent[]> {
   let after = 0;
   for (;;) {
     const ids = await eventIdsAfter(ctx.db, after, DEFAULT_BATCH);
     if (ids.length === 0) return;
     after = ids[ids.length - 1]!;
-    const events = await eventsByIds(exec, ids);
+    const events = await eventsByIds(reader, ids);
     if (events.length) yield events;
   }
 }
@@ -94,15 +95,13 @@ function collectionOf(values: Record<string, unknown>): Collection {
   throw usageError(`--collection must be one of ${COLLECTIONS.join(', ')}.`);
 }
 
-/** Venues, organizers or terms: the list field page by page (terms: empty ones too). */
-async function* allOf(exec: Executor, collection: Exclude<Collection, 'events'>) {
-  const termArgs =
-    collection === 'categories' || collection === 'tags' ? ', hide_empty: false' : '';
-  const document = parse(`query ExportList($page: Int, $per_page: Int) {
-    list: ${collection}(page: $page, per_page: $per_page${termArgs}) {
-      total total_pages ${collection} { ${SELECTIONS[collection]} } } }`);
-  const first = await fetchPage<never>(exec, document, collection, {}, 1, EXPORT_PAGE_SIZE);
-  return yield* remainingPages(exec, document, collection, {}, first, EXPORT_PAGE_SIZE);
+/** Venues, organizers or terms: the list page by page (terms: empty ones too). */
+async function* allOf<C extends Exclude<Collection, 'events'>>(reader: AppContext, collection: C) {
+  const args = (
+    collection === 'categories' || collection === 'tags' ? { hide_empty: false } : {}
+  ) as ExportArgs[C];
+  const first = await fetchPage(reader, collection, args, 1, EXPORT_PAGE_SIZE);
+  return yield* remainingPages(reader, collection, args, first, EXPORT_PAGE_SIZE);
 }
 
 function summarise(
@@ -143,13 +142,13 @@ export const exportCommands: Record<string, Command> = {
     async run(ctx, values) {
       const collection = collectionOf(values);
       const started = performance.now();
-      const exec = await executorFor(ctx);
+      const reader = await adminContext(ctx);
       const target = output(values.file as string | undefined);
       const total = collection === 'events' ? await countLiveEvents(ctx.db) : 0;
       const bar = progress(`export:csv ${collection}`, total);
       let count = 0;
       try {
-        const pages = collection === 'events' ? allEvents(ctx, exec) : allOf(exec, collection);
+        const pages = collection === 'events' ? allEvents(ctx, reader) : allOf(reader, collection);
         const columns = collection === 'events' ? EVENT_COLUMNS : COLUMNS[collection];
         await target.write(csvText(columns as never[], [], true));
         for await (const page of pages) {
@@ -172,7 +171,7 @@ export const exportCommands: Record<string, Command> = {
     positionals: ['file'],
     async run(ctx, values) {
       const started = performance.now();
-      const exec = await executorFor(ctx);
+      const reader = await adminContext(ctx);
       const target = output(values.file as string | undefined);
       const zones: ZoneYears = new Map();
       for (const span of await eventZoneSpans(ctx.db)) {
@@ -184,7 +183,7 @@ export const exportCommands: Record<string, Command> = {
       try {
         const host = new URL(ctx.config.siteUrl).host;
         await target.write(calendarHead({ name: `${host} events`, zones }));
-        for await (const page of allEvents(ctx, exec)) {
+        for await (const page of allEvents(ctx, reader)) {
           await target.write(page.map(eventText).join(''));
           count += page.length;
           bar.update(count, count);

@@ -1,5 +1,5 @@
 import { MultiBar } from 'cli-progress';
-import type { ImportProblem, ImportSummary } from '../transfer/import-events';
+import type { ImportProblem, ImportSummary } from '../transfer';
 
 /**
  * Progress and reports of the import/export commands. On a terminal (standard error is a TTY)

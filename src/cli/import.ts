@@ -1,8 +1,14 @@
 import fs from 'node:fs';
-import type { Config } from '../config/config';
-import { csvColumnOf, csvRecords } from '../transfer/csv/import';
-import { icsColumnOf, icsRecords } from '../transfer/ics/import';
-import { importEvents, type ImportItem, type ImportSummary } from '../transfer/import-events';
+import type { Config } from '../config';
+import {
+  csvColumnOf,
+  csvRecords,
+  icsColumnOf,
+  icsRecords,
+  importEvents,
+  type ImportItem,
+  type ImportSummary,
+} from '../transfer';
 import {
   CliError,
   EXIT,

@@ -1,6 +1,5 @@
-import { ConfigError, loadConfig } from '../config/config';
-import { createDb } from '../db/knex';
-import { migrateLatest } from '../db/migrate';
+import { ConfigError, loadConfig } from '../config';
+import { createDb, migrateLatest } from '../db';
 import { CliError, EXIT, parseOptions, type Command } from './common';
 import { exportCommands } from './export';
 import { importCommands } from './import';

@@ -1,6 +1,5 @@
-import { clock, COSTS, day, Rng } from '../lib/demo-data';
-import { toSlug } from '../lib/slug';
-import type { ImportRecord } from '../transfer/import-events';
+import { clock, COSTS, day, Rng, toSlug } from '../lib';
+import type { ImportRecord } from '../transfer';
 
 /**
  * The demo data of `seed:demo`: deterministic (a seeded PRNG; dates spread from a year before to

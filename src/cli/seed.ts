@@ -1,7 +1,6 @@
-import { bulkCreateTerms } from '../transfer/bulk/records';
-import { importEvents } from '../transfer/import-events';
-import { findTermsBySlugOrName } from '../terms/store/terms';
-import type { Db } from '../db/knex';
+import { bulkCreateTerms, importEvents } from '../transfer';
+import { findTermsBySlugOrName } from '../terms';
+import type { Db } from '../db';
 import { CliError, EXIT, JSON_OPTION, usageError, type Command } from './common';
 import { importSummaryLine, problemLine, progress, rate } from './import-progress';
 import { DEMO_CATEGORIES, demoRecords } from './seed-data';

@@ -1,13 +1,14 @@
 import { DateTime } from 'luxon';
-import { createApiToken, createAppPassword } from '../users/credentials';
-import { formatSql } from '../lib/dates';
 import {
+  createApiToken,
+  createAppPassword,
   findCredentialById,
   listCredentials,
+  listUsers,
   revokeCredential,
   type CredentialTable,
-} from '../users/store/credentials';
-import { listUsers } from '../users/store/users';
+} from '../users';
+import { formatSql } from '../lib';
 import {
   JSON_OPTION,
   notFoundError,

@@ -1,8 +1,11 @@
-import { createApiToken } from '../users/credentials';
-import { ROLES } from '../users/roles';
-import { listCredentials } from '../users/store/credentials';
-import { listUsers } from '../users/store/users';
-import { checkRole, insertNewUser } from '../users/users';
+import {
+  checkRole,
+  createApiToken,
+  insertNewUser,
+  listCredentials,
+  listUsers,
+  ROLES,
+} from '../users';
 import { JSON_OPTION, optional, required, table, type Command } from './common';
 import { asUsage } from './errors';
 

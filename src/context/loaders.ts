@@ -1,10 +1,6 @@
 import DataLoader from 'dataloader';
-import type { Db } from '../db/knex';
-import { findEventsByIds } from '../events/store/event-reads';
-import { findImagesByIds } from '../posts/store/images';
-import { linkedOrganizers, linkedTerms, type Linked } from '../events/store/links';
-import { findByIds } from '../posts/store/posts';
 import type {
+  Db,
   EventRow,
   ImageRow,
   OrganizerRow,
@@ -12,8 +8,11 @@ import type {
   PostTable,
   TermRow,
   VenueRow,
-} from '../db/rows';
-import { findChildren, findTermsByIds } from '../terms/store/terms';
+} from '../db';
+import { findEventsByIds, linkedOrganizers, linkedTerms, type Linked } from '../events';
+import { findByIds, findImagesByIds } from '../posts';
+import { primeAll } from '../lib';
+import { findChildren, findTermsByIds } from '../terms';
 
 /** Per-request batching: whatever a page needs of one kind costs one query. */
 export interface Loaders {
@@ -77,12 +76,4 @@ export function createLoaders(db: Db): Loaders {
       return ids.map((id) => rows.filter((r) => r.parent_id === id));
     }),
   };
-}
-
-/** Seeds the row caches with rows a list query already fetched, so nested lookups cost nothing. */
-export function primeAll<T extends { id: number }>(
-  loader: DataLoader<number, T | undefined>,
-  rows: T[],
-): void {
-  for (const row of rows) loader.clear(row.id).prime(row.id, row);
 }

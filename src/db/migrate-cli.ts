@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/config';
+import { loadConfig } from '../config';
 import { createDb } from './knex';
 import { migrateLatest, migrateRollback } from './migrate';
 

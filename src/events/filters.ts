@@ -1,5 +1,9 @@
 import type { AppContext } from '../context';
-import { formatSql, nowIn, parseDateInput } from '../lib/dates';
+import type { Taxonomy } from '../db';
+import { formatSql, nowIn, parseDateInput } from '../lib';
+import { given, listStatuses, paging, Problems, type Paging } from '../posts';
+import { geoPoint, nearVenueIds } from './geo';
+import type { EventListArgs } from './list-args';
 import {
   findTermKeys,
   postTypes,
@@ -8,16 +12,10 @@ import {
   type DateOperator,
   type EventListFilter,
 } from './store/event-list';
-import type { Taxonomy } from '../db/rows';
-import type { EventListArgs } from './queries';
-import { geoPoint, nearVenueIds } from './geo';
-import { paging, type Paging } from '../posts/paging';
-import { given, Problems } from '../posts/problems';
-import { listStatuses } from '../posts/visibility';
 
 /** Turns the `events` list arguments into a SQL-ready filter and the query its links echo. */
 
-export interface ResolvedEventList {
+interface ResolvedEventList {
   filter: EventListFilter;
   paged: Paging;
   /** Effective (widened or default) date values, for the links to echo. */

@@ -1,11 +1,11 @@
 import type { AppContext } from '../context';
+import { given, type Problems } from '../posts';
+import type { EventListArgs } from './list-args';
 import { venuesInBox } from './store/event-list';
-import type { EventListArgs } from './queries';
-import { given, type Problems } from '../posts/problems';
 
 /** The radius search of the events list (`geoloc_lat`, `geoloc_lng`, `geoloc_radius`). */
 
-export interface GeoPoint {
+interface GeoPoint {
   lat: number;
   lng: number;
   radiusKm: number;

@@ -1,12 +1,12 @@
-import { invalid } from '../lib/errors';
+import { invalid } from '../lib';
+import type { EventRow } from '../db';
+import { maxChars } from '../posts';
 import { costSymbol } from './cost';
-import type { EventRow } from '../db/rows';
+import { COST_REASON, EVENT_COST_MAX } from './rules';
 
 /** The `cost` field of event writes: what to store, and the currency it carries. */
 
 type CostColumns = Pick<EventRow, 'cost' | 'currency_symbol' | 'currency_position'>;
-
-const COST_REASON = 'must be a string, a number, or a list of strings and numbers';
 
 /**
  * `cost`: stored as text (lists joined with ", "); the currency symbol and its position are
@@ -22,8 +22,7 @@ export function parseCost(value: unknown): CostColumns {
     throw invalid('cost', COST_REASON);
   });
   const texts = parts.filter((t) => t !== '');
-  const cost = texts.join(', ');
-  if (Array.from(cost).length > 1000) throw invalid('cost', 'must be at most 1000 characters');
+  const cost = maxChars('cost', texts.join(', '), EVENT_COST_MAX);
   // The same reading of symbols as rendering (src/events/cost.ts), so both agree.
   const found = texts.map(costSymbol).find((s) => s !== null);
   return {

@@ -1,78 +1,145 @@
 import type { AppContext } from '../context';
-import { InvalidParamError, MissingParamError, invalid, type InvalidParams } from '../lib/errors';
-import { parseCost } from './input-cost';
-import { eventDates } from './input-dates';
-import { findById } from '../posts/store/posts';
-import type { Queryable } from '../db/queryable';
-import type { EventRow } from '../db/rows';
-import type { EventOrganizerInput } from '../places/organizers';
+import { invalid, InvalidParamError, MissingParamError, type InvalidParams } from '../lib';
+import type { EventRow, PostStatus, Queryable } from '../db';
+import type { EventOrganizerInput, EventVenueInput } from '../places';
 import {
   checkAuthor,
-  checkWebsite,
   effectiveStatus,
+  findById,
   has,
+  Problems,
   publishDates,
-  requireText,
   resolveImage,
-  richText,
   uniqueSlug,
   type PublishingInput,
-} from '../posts/fields';
-import type { EventVenueInput } from '../places/venues';
+} from '../posts';
+import type { Viewer } from '../users';
+import { parseCost } from './input-cost';
+import { EventDateReader, type EventDateInput } from './input-dates';
+import {
+  EVENT_FLAGS,
+  EVENT_PARENT_DEPTH_MAX,
+  checkEventDescription,
+  checkEventExcerpt,
+  checkEventPassword,
+  checkEventTitle,
+  checkEventWebsite,
+  eventCreateDefaults,
+  eventFlag,
+  missingEventFields,
+} from './rules';
 
-/** Field validation and normalisation of event writes: input fields → event columns. */
+/**
+ * Field validation and normalisation of event writes: input fields → event columns. The one
+ * normaliser of events: single writes run `eventChanges`; the bulk path and importers run its
+ * database-free part, `eventFieldColumns`, once per record.
+ */
 
-/** GraphQL `EventInput`. Absent keys mean "unchanged" on update; null/"" clears. */
-export interface EventInput extends PublishingInput {
+/** An event's own fields, without its links: what every write path carries. */
+export interface EventFields extends EventDateInput {
   title?: string | null;
-  timezone?: string | null;
-  all_day?: boolean | null;
-  start_date?: string | null;
-  end_date?: string | null;
+  description?: string | null;
+  excerpt?: string | null;
+  status?: PostStatus | null;
+  website?: string | null;
   cost?: unknown;
+  password?: string | null;
   show_map?: boolean | null;
   show_map_link?: boolean | null;
   hide_from_listings?: boolean | null;
   sticky?: boolean | null;
   featured?: boolean | null;
+  /** Publication date in the event's time zone, or `date_utc` in UTC; default: now. */
+  date?: string | null;
+  date_utc?: string | null;
+}
+
+/** GraphQL `EventInput`. Absent keys mean "unchanged" on update; null/"" clears. */
+export interface EventInput extends EventFields, PublishingInput {
   categories?: string[] | null;
   tags?: string[] | null;
   venue?: EventVenueInput | null;
   organizer?: EventOrganizerInput[] | null;
-  password?: string | null;
   post_parent?: number | null;
 }
 
 /** Event columns a write sets (all of them on create, the changed ones on update). */
 export type EventChanges = Partial<Omit<EventRow, 'id'>>;
 
-const FLAGS = ['show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured'] as const;
-const REQUIRED = ['title', 'start_date', 'end_date'] as const;
-
-/** Collects every invalid field of a write so the client hears about all of them at once. */
-class Problems {
-  readonly params: InvalidParams = {};
-
-  async run(fn: () => unknown): Promise<void> {
-    try {
-      await fn();
-    } catch (error) {
-      if (!(error instanceof InvalidParamError)) throw error;
-      Object.assign(this.params, error.params);
-    }
-  }
-
-  throwIfAny(): void {
-    if (Object.keys(this.params).length) throw new InvalidParamError(this.params);
-  }
+/** What the field rules need besides the input: who writes, where, when. */
+export interface EventWriter {
+  viewer: Viewer;
+  siteZone: string;
+  now: Date;
+  /** Kept for a whole import by the bulk path, so its caches stay warm. */
+  dates: EventDateReader;
 }
 
 /**
- * Validates the scalar fields of `input` and returns the columns to write. `current` is the
- * stored event on update, null on create (then every column gets a value, defaults included).
- * Links (venue, organizers, terms) are resolved by the caller. Nothing is written here except
- * an image row for a new image URL, inside the caller's transaction. Runs before the permission
- * checks (bad input is a 400 even for callers who may not write), so the caller may be anonymous.
+ * The order problems are reported in (`Invalid parameter(s): …`), whichever check found them
+ * first: the order of the fields in the contract's reference.
+ */
+const REPORT_ORDER = [
+  'title',
+  'description',
+  'excerpt',
+  'author',
+  'status',
+  'website',
+  'image',
+  'cost',
+  'password',
+  'post_parent',
+  'timezone',
+  'start_date',
+  'end_date',
+  'date_utc',
+  'date',
+  'slug',
+];
+
+/**
+ * The columns of the event's own fields present in `input` (every column on create, defaults
+ * included), by the checks that need no database; invalid fields are collected in `p`.
+ */
+export function eventFieldColumns(
+  w: EventWriter,
+  input: EventFields,
+  current: EventRow | null,
+  p: Problems,
+): EventChanges {
+  if (!current) {
+    const missing = missingEventFields(input as Record<string, unknown>);
+    if (missing.length) throw new MissingParamError(missing);
+  }
+  const out: EventChanges = current ? {} : eventCreateDefaults(w.viewer.user?.id ?? 0);
+  if (has(input, 'title')) p.check(() => (out.title = checkEventTitle(input.title)));
+  // An oversized description is reported alone, before the other fields (the reference's order).
+  if (has(input, 'description')) out.description = checkEventDescription(input.description);
+  if (has(input, 'excerpt')) p.check(() => (out.excerpt = checkEventExcerpt(input.excerpt)));
+  if (!current || has(input, 'status'))
+    p.check(() => (out.status = effectiveStatus(w.viewer, input.status)));
+  for (const flag of EVENT_FLAGS) if (has(input, flag)) out[flag] = eventFlag(input[flag]);
+  if (has(input, 'website')) p.check(() => (out.website = checkEventWebsite(input.website)));
+  if (has(input, 'cost')) p.check(() => Object.assign(out, parseCost(input.cost)));
+  if (has(input, 'password')) p.check(() => (out.password = checkEventPassword(input.password)));
+  p.check(() => Object.assign(out, w.dates.change(input, current)));
+  if (!current || has(input, 'date') || has(input, 'date_utc')) {
+    // `date` is read in the event's time zone (the site's when a bad `timezone` was reported).
+    const zone = out.timezone ?? current?.timezone ?? w.siteZone;
+    p.check(() =>
+      Object.assign(out, publishDates(input.date, input.date_utc, zone, w.siteZone, w.now)),
+    );
+  }
+  return out;
+}
+
+/**
+ * Validates the fields of `input` and returns the columns to write. `current` is the stored
+ * event on update, null on create. Links (venue, organizers, terms) are resolved by the caller.
+ * Nothing is written here except an image row for a new image URL, inside the caller's
+ * transaction. Runs before the permission checks (bad input is a 400 even for callers who may
+ * not write), so the caller may be anonymous.
  */
 export async function eventChanges(
   ctx: AppContext,
@@ -80,89 +147,57 @@ export async function eventChanges(
   input: EventInput,
   current: EventRow | null,
 ): Promise<EventChanges> {
-  // Missing required fields are reported before any invalid value, as the reference does.
-  if (!current) {
-    const missing = REQUIRED.filter((name) => input[name] === undefined || input[name] === null);
-    if (missing.length) throw new MissingParamError(missing);
-  }
-  const out: EventChanges = current ? {} : createDefaults(ctx.viewer.user?.id ?? 0);
-  const p = new Problems();
   const site = ctx.config.siteTimezone;
-
-  if (has(input, 'title')) await p.run(() => (out.title = checkTitle(input.title)));
-  if (has(input, 'description')) out.description = richText(input.description);
-  if (has(input, 'excerpt')) await p.run(() => (out.excerpt = checkExcerpt(input.excerpt)));
+  const now = ctx.now();
+  const p = new Problems();
+  const w: EventWriter = {
+    viewer: ctx.viewer,
+    siteZone: site,
+    now,
+    dates: new EventDateReader(site, now),
+  };
+  const out = eventFieldColumns(w, input, current, p);
   if (has(input, 'author'))
-    await p.run(async () => (out.author_id = await checkAuthor(q, input.author ?? NaN)));
-  if (!current || has(input, 'status'))
-    await p.run(() => (out.status = effectiveStatus(ctx.viewer, input.status)));
-  for (const flag of FLAGS) if (has(input, flag)) out[flag] = input[flag] === true;
-  if (has(input, 'website'))
-    await p.run(
-      () => (out.website = maxChars('website', checkWebsite('website', input.website), 2048)),
-    );
+    await collect(p, async () => (out.author_id = await checkAuthor(q, input.author ?? NaN)));
   if (has(input, 'image'))
-    await p.run(async () => (out.image_id = await resolveImage(ctx, q, 'image', input.image)));
-  if (has(input, 'cost')) await p.run(() => Object.assign(out, parseCost(input.cost)));
-  if (has(input, 'password'))
-    await p.run(() => (out.password = maxChars('password', input.password ?? '', 255)));
+    await collect(p, async () => (out.image_id = await resolveImage(ctx, q, 'image', input.image)));
   if (has(input, 'post_parent'))
-    await p.run(async () => (out.parent_id = await checkParent(q, input.post_parent, current?.id)));
-  await p.run(() => Object.assign(out, eventDates(input, current, site, ctx.now())));
-  if (!current || has(input, 'date') || has(input, 'date_utc')) {
-    // `date` is read in the event's time zone (the site's when a bad `timezone` was reported).
-    const zone = out.timezone ?? current?.timezone ?? site;
-    await p.run(() =>
-      Object.assign(out, publishDates(input.date, input.date_utc, zone, site, ctx.now())),
+    await collect(
+      p,
+      async () => (out.parent_id = await checkParent(q, input.post_parent, current?.id)),
     );
-  }
   if (!current || has(input, 'slug')) {
     const title = out.title ?? current?.title ?? '';
-    await p.run(
+    await collect(
+      p,
       async () => (out.slug = await uniqueSlug(q, 'events', input.slug, title, current?.id)),
     );
   }
-  p.throwIfAny();
+  throwEventProblems(p.params);
   return out;
 }
 
-function createDefaults(authorId: number): EventChanges {
-  return {
-    description: '',
-    excerpt: '',
-    author_id: authorId,
-    password: '',
-    image_id: null,
-    cost: '',
-    currency_symbol: '',
-    currency_code: '',
-    currency_position: '',
-    website: '',
-    show_map: false,
-    show_map_link: false,
-    hide_from_listings: false,
-    sticky: false,
-    featured: false,
-    venue_id: null,
-    parent_id: null,
+/** `Problems.check` for checks that read the database. */
+async function collect(p: Problems, fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    if (!(error instanceof InvalidParamError)) throw error;
+    Object.assign(p.params, error.params);
+  }
+}
+
+/** Throws the problems found, if any, in the order single writes report them. */
+export function throwEventProblems(params: InvalidParams): void {
+  const names = Object.keys(params);
+  if (!names.length) return;
+  const rank = (name: string) => {
+    const at = REPORT_ORDER.indexOf(name);
+    return at < 0 ? REPORT_ORDER.length : at;
   };
-}
-
-/** Guards column sizes so an oversized value is a 400, not a database error. */
-function maxChars(name: string, text: string, max: number): string {
-  if (Array.from(text).length > max) throw invalid(name, `must be at most ${max} characters`);
-  return text;
-}
-
-function checkTitle(value: string | null | undefined): string {
-  return maxChars('title', requireText('title', value), 500);
-}
-
-function checkExcerpt(value: string | null | undefined): string {
-  const html = richText(value);
-  // MySQL TEXT holds 65,535 bytes.
-  if (Buffer.byteLength(html) > 65535) throw invalid('excerpt', 'must be at most 65535 bytes');
-  return html;
+  const sorted: InvalidParams = {};
+  for (const name of names.sort((a, b) => rank(a) - rank(b))) sorted[name] = params[name]!;
+  throw new InvalidParamError(sorted);
 }
 
 /** `post_parent`: null/0 clears; else an existing event that is not this one nor its descendant. */
@@ -176,7 +211,7 @@ async function checkParent(
   if (!Number.isInteger(parentId) || parentId === selfId) throw invalid('post_parent', reason);
   // Walk up from the new parent: meeting ourselves would make a loop in the series tree.
   let cursor: number | null = parentId;
-  for (let depth = 0; cursor !== null && depth < 100; depth++) {
+  for (let depth = 0; cursor !== null && depth < EVENT_PARENT_DEPTH_MAX; depth++) {
     const row: EventRow | undefined = await findById<EventRow>(q, 'events', cursor);
     if (!row) throw invalid('post_parent', reason);
     if (selfId !== undefined && row.parent_id === selfId)

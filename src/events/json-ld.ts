@@ -1,10 +1,9 @@
 import sanitizeHtml from 'sanitize-html';
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 import { formatCost } from './cost';
-import { toIsoWithOffset } from '../lib/dates';
+import { publicUrl, toIsoWithOffset } from '../lib';
 import { organizerJsonLd, venueJsonLd, type JsonLd } from './place-json-ld';
-import { publicUrl } from '../lib/urls';
-import type { EventRow, ImageRow, OrganizerRow, VenueRow } from '../db/rows';
+import type { EventRow, ImageRow, OrganizerRow, VenueRow } from '../db';
 
 /** The schema.org Event of a single event read (CONTRACT §2.5), built from our own data. */
 

@@ -1,18 +1,10 @@
 import type { AppContext } from '../context';
 import { addTermLinks, linkedTerms, setOrganizerLinks, setTermLinks } from './store/links';
-import type { Queryable } from '../db/queryable';
-import type { OrganizerRow, Taxonomy, TermRow } from '../db/rows';
+import type { OrganizerRow, Queryable, Taxonomy, TermRow } from '../db';
 import type { EventInput } from './input';
-import { organizersForEvent, type EventOrganizerInput } from '../places/organizers';
-import { has } from '../posts/fields';
-import {
-  lockTermRows,
-  moveTermCounts,
-  onlyTermIds,
-  termIdsAmong,
-  termsForEvent,
-} from '../terms/terms';
-import type { EventVenueInput } from '../places/venues';
+import { organizersForEvent, type EventOrganizerInput, type EventVenueInput } from '../places';
+import { has } from '../posts';
+import { lockTermRows, moveTermCounts, onlyTermIds, termIdsAmong, termsForEvent } from '../terms';
 
 /** The links of event writes: organizers and terms, and the term counts they move. */
 

@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
-import type { Config } from '../config/config';
-import type { OrganizerRow, VenueRow } from '../db/rows';
-import { publicUrl } from '../lib/urls';
+import type { Config } from '../config';
+import type { OrganizerRow, VenueRow } from '../db';
+import { publicUrl } from '../lib';
 
 /**
  * schema.org descriptions of venues (Place) and organizers (Person). They carry no `@context`:

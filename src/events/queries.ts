@@ -1,49 +1,25 @@
-import { canEditRecord } from '../users/permissions';
-import { seesUnpublished } from '../users/viewer';
 import type { AppContext } from '../context';
-import { notFound, passwordProtected } from '../lib/errors';
-import { primeAll } from '../context/loaders';
+import type { EventRow } from '../db';
+import { notFound, passwordProtected, primeAll } from '../lib';
+import {
+  assertReadable,
+  asSingleRead,
+  envelope,
+  given,
+  isSingleRead,
+  type Envelope,
+} from '../posts';
+import { canEditRecord, seesUnpublished } from '../users';
+import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './filters';
+import type { EventListArgs } from './list-args';
 import { countEvents, findEventPage } from './store/event-list';
 import { findEventBySlug, type EventsRead } from './store/event-reads';
-import type { EventRow, PostStatus } from '../db/rows';
-import { given } from '../posts/problems';
-import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './filters';
-import { asSingleRead, isSingleRead } from '../posts/single-read';
-import { envelope, type Envelope } from '../posts/paging';
-import { assertReadable } from '../posts/visibility';
 
 /**
  * The events read side: the list, single reads, and who sees an event's protected details.
  * Single reads mark their row (`asSingleRead`), so only
  * they compute `json_ld` — the event's and its nested venue's and organizers'.
  */
-
-/** Arguments of the `events` list: the GraphQL field's arguments, as the contract names them. */
-export interface EventListArgs {
-  page?: number | null;
-  per_page?: number | null;
-  start_date?: string | null;
-  end_date?: string | null;
-  starts_before?: string | null;
-  starts_after?: string | null;
-  ends_before?: string | null;
-  ends_after?: string | null;
-  strict_dates?: boolean | null;
-  search?: string | null;
-  categories?: string[] | null;
-  tags?: string[] | null;
-  venue?: number[] | null;
-  organizer?: number[] | null;
-  featured?: boolean | null;
-  status?: PostStatus[] | null;
-  geoloc?: boolean | null;
-  geoloc_lat?: number | null;
-  geoloc_lng?: number | null;
-  geoloc_radius?: number | null;
-  include?: number[] | null;
-  post_parent?: number | null;
-  ticketed?: boolean | null;
-}
 
 export interface EventList extends Envelope {
   events: EventRow[];

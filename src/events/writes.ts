@@ -1,22 +1,20 @@
+import { assertCanAttribute, assertCanCreate, assertCanDelete, assertCanEdit } from '../users';
+import type { AppContext } from '../context';
+import { inTrash, notFound, primeAll } from '../lib';
 import {
-  assertCanAttribute,
-  assertCanCreate,
-  assertCanDelete,
-  assertCanEdit,
-} from '../users/permissions';
-import { refreshLoaders, type AppContext } from '../context';
-import { inTrash, notFound } from '../lib/errors';
-import { primeAll } from '../context/loaders';
-import { deletePost, findById, findBySlug, insertPost, updatePost } from '../posts/store/posts';
-import type { Queryable } from '../db/queryable';
-import type { EventRow, VenueRow } from '../db/rows';
+  deletePost,
+  findById,
+  findBySlug,
+  has,
+  insertPost,
+  modifiedNow,
+  updatePost,
+} from '../posts';
+import { transact, type EventRow, type NameLock, type Queryable, type VenueRow } from '../db';
 import { eventChanges, type EventInput } from './input';
 import { isBlank, termIdsOf, writeLinks } from './links';
-import { nameLocks } from '../places/linked-posts';
-import { has, modifiedNow } from '../posts/fields';
-import { transact, type NameLock } from '../db/retry';
-import { lockTermRows, moveTermCounts } from '../terms/terms';
-import { venueRowForEvent, type EventVenueInput } from '../places/venues';
+import { nameLocks, venueRowForEvent, type EventVenueInput } from '../places';
+import { lockTermRows, moveTermCounts } from '../terms';
 
 /**
  * Event writes (CONTRACT §4). Each runs in one transaction that validates everything before or
@@ -45,7 +43,7 @@ export async function createEvent(ctx: AppContext, input: EventInput): Promise<E
   });
   // The answer shows what the transaction wrote, and rows it read (linked records, the terms
   // with their counts as its commit left them): nothing is read back.
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   const { row, venue, links } = created;
   if (venue) primeAll(ctx.loaders.venue, [venue]);
   // A new event has no links but those written here.
@@ -118,7 +116,7 @@ export async function deleteEvent(
     return current;
   });
   if (!force) return reread(ctx, before.id);
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   return before;
 }
 
@@ -133,7 +131,7 @@ async function lookup(q: Queryable, key: EventKey): Promise<EventRow> {
 }
 
 async function reread(ctx: AppContext, id: number): Promise<EventRow> {
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   return loaded(ctx, id);
 }
 

@@ -1,12 +1,18 @@
-import { etagOf, matchesEtag } from '../http/etag';
-import { parse, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getArgumentValues,
+  getVariableValues,
+  type FieldNode,
+  type GraphQLError,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
-import type { Config } from '../config/config';
-import { refreshLoaders, type AppContext } from '../context';
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import { etagOf, matchesEtag } from '../http/etag';
 import { requestInfo, requestLog } from '../http/request-info';
-import { notFound } from '../lib/errors';
-import { calendarText } from '../transfer/ics/build';
-import { NAMESPACE } from '../lib/urls';
+import { NAMESPACE, notFound } from '../lib';
 import { compileRoutes, type CompiledRoute } from '../rest/compile';
 import {
   fromGraphQLError,
@@ -20,19 +26,19 @@ import { errorReply, toResponse } from '../rest/respond';
 import { ROUTES, type RouteRow } from '../rest/routes';
 import { variablesFor } from '../rest/variables';
 import {
+  calendarText,
   COLLECTIONS,
+  COLUMNS,
+  csvText,
   EXPORT_PAGE_SIZE,
-  ExportQueryError,
-  SELECTIONS,
-  exportListDocument,
+  exportContext,
   fetchPage,
   remainingPages,
+  singleEvent,
   type Collection,
+  type ExportArgs,
   type ExportEvent,
-  type Executor,
-} from '../transfer/export-source';
-import { COLUMNS } from '../transfer/csv/columns';
-import { csvText } from '../transfer/csv/write';
+} from '../transfer';
 
 /**
  * Exports over HTTP, next to the REST routes of `{api_root}/<namespace>` (README "iCalendar
@@ -46,8 +52,10 @@ import { csvText } from '../transfer/csv/write';
  *   every record the list matches (all pages, `page`/`per_page` ignored) as CSV, streamed a page
  *   at a time, as an attachment.
  *
- * Both run the list route's own parameters and coercion (a bad parameter is the same 400) and
- * execute through Yoga's pipeline with the caller's context, like the REST adapter.
+ * Both take the list route's own parameters and coercion (a bad parameter is the same 400), turn
+ * them into the list field's arguments as GraphQL would (SDL defaults included), and read through
+ * the domains with the caller's context (`src/transfer/export-source.ts`): the same records,
+ * visibility and redaction as the JSON list, without executing a GraphQL operation.
  */
 
 type Enveloped = ReturnType<
@@ -57,13 +65,25 @@ type Enveloped = ReturnType<
 export const FEED_LIMIT_DEFAULT = 1000;
 export const FEED_LIMIT_MAX = 5000;
 
-const SINGLE_EVENT = parse(`query ExportEvent($id: Int!, $password: String) {
-  event(id: $id, password: $password) { ${SELECTIONS.events} } }`);
-
 class Reject extends Error {
   constructor(readonly error: RestError) {
     super(error.body.message);
   }
+}
+
+/** Parameters GraphQL's own coercion refused (should one slip past `rest/coerce.ts`). */
+class ArgumentsError extends Error {
+  constructor(readonly errors: readonly GraphQLError[]) {
+    super(errors[0]?.message ?? 'invalid arguments');
+  }
+}
+
+/** A list route, with what turns its variables into the list field's arguments. */
+interface ListRoute {
+  route: CompiledRoute;
+  field: GraphQLField<unknown, unknown>;
+  operation: OperationDefinitionNode;
+  node: FieldNode;
 }
 
 function wantsCsv(request: Request, url: URL): boolean {
@@ -96,14 +116,14 @@ function feedLimit(url: URL): number {
 
 function queryFailure(error: unknown): RestError {
   if (error instanceof Reject) return error.error;
-  if (error instanceof ExportQueryError) {
-    const [first] = error.result.errors ?? [];
+  if (error instanceof ArgumentsError) {
+    const [first] = error.errors;
     const mapped = first ? fromGraphQLError(first) : null;
-    if (!mapped || mapped.status >= 500) requestLog()?.error({ err: first }, 'export failed');
+    if (!mapped) requestLog()?.error({ err: first }, 'export failed');
     return mapped ?? internalError();
   }
   const mapped = fromThrown(error);
-  if (!mapped) requestLog()?.error({ err: error }, 'export failed');
+  if (!mapped || mapped.status >= 500) requestLog()?.error({ err: error }, 'export failed');
   return mapped ?? internalError();
 }
 
@@ -114,7 +134,8 @@ function siteHost(config: Config): string {
 export function useExports(config: Config, table: readonly RouteRow[] = ROUTES): Plugin {
   const namespaces = [NAMESPACE, ...config.namespaceAliases];
   let getEnveloped: ((context: Record<string, unknown>) => Enveloped) | undefined;
-  const lists = new Map<Collection, { route: CompiledRoute; document: DocumentNode }>();
+  let schema: GraphQLSchema | undefined;
+  const lists = new Map<Collection, ListRoute>();
 
   function locate(pathname: string): { namespace: string; rest: string } | null {
     for (const namespace of namespaces) {
@@ -126,12 +147,12 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     return null;
   }
 
-  /** The caller's context (authenticated as for any request) and an executor over it. */
-  async function executor(
+  /** The caller's context, authenticated as for any request, for reading pages of exports. */
+  async function context(
     request: Request,
     serverContext: Record<string, unknown>,
     namespace: string,
-  ): Promise<Executor> {
+  ): Promise<AppContext> {
     if (!getEnveloped) throw new Error('export plugin used before Yoga initialised it');
     const enveloped = getEnveloped({
       ...serverContext,
@@ -140,71 +161,60 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     });
     const ctx = (await enveloped.contextFactory()) as unknown as AppContext;
     ctx.restNamespace = namespace;
-    // Exports read pages above the public per_page cap.
-    ctx.config = { ...ctx.config, perPageMax: Math.max(ctx.config.perPageMax, EXPORT_PAGE_SIZE) };
-    return async (document, variableValues) => {
-      refreshLoaders(ctx); // one page of rows in memory at a time
-      return (await enveloped.execute({
-        schema: enveloped.schema,
-        document,
-        variableValues,
-        contextValue: ctx,
-      })) as ExecutionResult;
-    };
+    return exportContext(ctx);
   }
 
-  async function listVariables(collection: Collection, request: Request, url: URL) {
+  /** The list's arguments as its GraphQL field would receive them (page and size aside). */
+  async function listArgs<C extends Collection>(
+    collection: C,
+    request: Request,
+    url: URL,
+  ): Promise<ExportArgs[C]> {
     const list = lists.get(collection);
-    if (!list) throw new Error(`no list route for ${collection}`);
+    if (!list || !schema) throw new Error(`no list route for ${collection}`);
     const params = await collectParams(request, url, config.maxBodyBytes);
     delete params.page;
     delete params.per_page;
-    return { list, variables: variablesFor(list.route, {}, params) };
+    const variables = variablesFor(list.route, {}, params);
+    const coerced = getVariableValues(schema, list.operation.variableDefinitions ?? [], variables);
+    if (coerced.errors) throw new ArgumentsError(coerced.errors);
+    const args = getArgumentValues(list.field, list.node, coerced.coerced);
+    delete args.page;
+    delete args.per_page;
+    return args as ExportArgs[C];
   }
 
   async function feed(
     request: Request,
     url: URL,
-    exec: () => Promise<Executor>,
+    reader: () => Promise<AppContext>,
+    single: number | null,
+  ): Promise<{ events: ExportEvent[]; name: string }> {
+    if (single !== null) {
+      if (single > 2 ** 31 - 1) throw notFound('event', single);
+      const event = await singleEvent(await reader(), single, url.searchParams.get('password'));
+      return { events: [event], name: event.title };
+    }
+    const limit = feedLimit(url);
+    const args = await listArgs('events', request, url);
+    const ctx = await reader();
+    const perPage = Math.min(EXPORT_PAGE_SIZE, limit);
+    const first = await fetchPage(ctx, 'events', args, 1, perPage);
+    const events: ExportEvent[] = [];
+    for await (const page of remainingPages(ctx, 'events', args, first, perPage, limit)) {
+      events.push(...page);
+    }
+    return { events, name: `${siteHost(config)} events` };
+  }
+
+  async function ics(
+    request: Request,
+    url: URL,
+    reader: () => Promise<AppContext>,
     single: number | null,
     fetchAPI: { Response: typeof Response },
   ): Promise<Response> {
-    let events: ExportEvent[];
-    let name = `${siteHost(config)} events`;
-    if (single !== null) {
-      if (single > 2 ** 31 - 1) throw notFound('event', single);
-      const password = url.searchParams.get('password');
-      const result = await (await exec())(SINGLE_EVENT, { id: single, password });
-      if (result.errors?.length || !result.data) throw new ExportQueryError(result);
-      const event = result.data.event as ExportEvent;
-      events = [event];
-      name = event.title;
-    } else {
-      const limit = feedLimit(url);
-      const { list, variables } = await listVariables('events', request, url);
-      const run = await exec();
-      const perPage = Math.min(EXPORT_PAGE_SIZE, limit);
-      const first = await fetchPage<ExportEvent>(
-        run,
-        list.document,
-        'events',
-        variables,
-        1,
-        perPage,
-      );
-      events = [];
-      for await (const page of remainingPages(
-        run,
-        list.document,
-        'events',
-        variables,
-        first,
-        perPage,
-        limit,
-      )) {
-        events.push(...page);
-      }
-    }
+    const { events, name } = await feed(request, url, reader, single);
     const body = calendarText(events, name);
     const etag = etagOf(body);
     const headers = {
@@ -224,15 +234,15 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     collection: Collection,
     request: Request,
     url: URL,
-    exec: () => Promise<Executor>,
+    reader: () => Promise<AppContext>,
     fetchAPI: { Response: typeof Response; ReadableStream: typeof ReadableStream },
   ): Promise<Response> {
-    const { list, variables } = await listVariables(collection, request, url);
-    const run = await exec();
+    const args = await listArgs(collection, request, url);
+    const ctx = await reader();
     const head = request.method.toUpperCase() === 'HEAD';
     // HEAD needs the total only: one row.
     const size = head ? 1 : EXPORT_PAGE_SIZE;
-    const first = await fetchPage(run, list.document, collection, variables, 1, size);
+    const first = await fetchPage(ctx, collection, args, 1, size);
     const headers = {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="${collection}.csv"`,
@@ -241,14 +251,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     };
     if (head) return new fetchAPI.Response(null, { status: 200, headers });
     const columns = COLUMNS[collection];
-    const pages = remainingPages<never>(
-      run,
-      list.document,
-      collection,
-      variables,
-      first as never,
-      EXPORT_PAGE_SIZE,
-    );
+    const pages = remainingPages(ctx, collection, args, first, EXPORT_PAGE_SIZE);
     const encoder = new TextEncoder();
     let header = true;
     const stream = new fetchAPI.ReadableStream<Uint8Array>({
@@ -260,7 +263,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
             controller.close();
             return;
           }
-          controller.enqueue(encoder.encode(csvText(columns, next.value, header)));
+          controller.enqueue(encoder.encode(csvText(columns, next.value as never[], header)));
           header = false;
         } catch (error) {
           requestLog()?.error({ err: error }, 'CSV export failed while streaming');
@@ -278,16 +281,20 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     onYogaInit({ yoga }) {
       getEnveloped = yoga.getEnveloped as unknown as typeof getEnveloped;
     },
-    onSchemaChange({ schema }: { schema: GraphQLSchema }) {
+    onSchemaChange({ schema: changed }: { schema: GraphQLSchema }) {
+      schema = changed;
       lists.clear();
       const rows = table.filter(
         (r) =>
           r.methods.includes('GET') && r.operation?.type === 'query' && r.present?.endsWith('List'),
       );
-      for (const route of compileRoutes(schema, rows)) {
+      for (const route of compileRoutes(changed, rows)) {
         const collection = route.row.path.slice(1) as Collection;
-        if (!COLLECTIONS.includes(collection) || !route.document) continue;
-        lists.set(collection, { route, document: exportListDocument(route.document, collection) });
+        if (!COLLECTIONS.includes(collection) || !route.document || !route.field) continue;
+        const operation = route.document.definitions[0] as OperationDefinitionNode;
+        const node = operation.selectionSet.selections[0] as FieldNode;
+        const field = changed.getQueryType()?.getFields()[route.field];
+        if (field) lists.set(collection, { route, field, operation, node });
       }
     },
     async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
@@ -305,12 +312,12 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
         : isCsv
           ? `${rest} (csv)`
           : rest;
-      const exec = () => executor(request, serverContext as Record<string, unknown>, namespace);
+      const reader = () => context(request, serverContext as Record<string, unknown>, namespace);
       try {
         endResponse(
           isCsv
-            ? await csv(collection, request, url, exec, fetchAPI)
-            : await feed(request, url, exec, single ? Number(single[1]) : null, fetchAPI),
+            ? await csv(collection, request, url, reader, fetchAPI)
+            : await ics(request, url, reader, single ? Number(single[1]) : null, fetchAPI),
         );
       } catch (error) {
         endResponse(toResponse(fetchAPI.Response, errorReply(queryFailure(error)), request));

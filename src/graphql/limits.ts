@@ -10,8 +10,9 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config/config';
-import { InvalidParamError } from '../lib/errors';
+import type { Config } from '../config';
+import { InvalidParamError } from '../lib';
+import { toGraphQLError } from './errors';
 
 /**
  * Limits on GraphQL documents and variables (README "Limits and guarantees"), with the
@@ -191,7 +192,8 @@ export function useGraphqlLimits(limits: GraphqlLimits): Plugin {
       const found = overlongList(variables, limits.maxArrayLength);
       if (found) {
         setResultAndStopExecution({
-          errors: [listTooLong(found.param, found.length, limits.maxArrayLength)],
+          // Later hooks (the mapping of domain errors among them) do not run: map it here.
+          errors: [toGraphQLError(listTooLong(found.param, found.length, limits.maxArrayLength))],
         });
       }
     },

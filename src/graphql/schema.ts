@@ -3,7 +3,7 @@ import path from 'node:path';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import { resolvers } from '../../resolvers';
-import { schemaDir } from '../config/paths';
+import { schemaDir } from '../config';
 
 /** The SDL files, in a stable order. */
 export function loadTypeDefs(): string[] {

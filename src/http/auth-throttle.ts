@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
-import type { Config } from '../config/config';
-import { AppError } from '../lib/errors';
+import type { Config } from '../config';
+import { DomainError } from '../lib';
 import { requestInfo } from './request-info';
 
 /**
@@ -34,20 +34,17 @@ export function throttleLimits(config: Config): ThrottleLimits {
 }
 
 /**
- * 429. REST maps the code to its status; `extensions.http` (which Yoga applies to GraphQL
- * responses and never serialises) gives GraphQL clients the same status and Retry-After.
+ * 429. REST maps the code to its status; GraphQL clients get the same status and Retry-After
+ * (src/graphql/errors.ts, from `retryAfter`).
  */
-export function tooManyRequests(retryAfter: number): AppError {
-  const error = new AppError(
+export function tooManyRequests(retryAfter: number): DomainError {
+  return new DomainError(
     'TOO_MANY_REQUESTS',
-    'rest_too_many_requests',
+    'too_many_requests',
     `Too many failed authentication attempts; try again in ${retryAfter} second(s).`,
+    undefined,
+    { retryAfter },
   );
-  (error.extensions as Record<string, unknown>).http = {
-    status: 429,
-    headers: { 'Retry-After': String(retryAfter) },
-  };
-  return error;
 }
 
 export class AuthThrottle {
@@ -86,7 +83,7 @@ export class AuthThrottle {
     try {
       return await attempt();
     } catch (error) {
-      if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
+      if (error instanceof DomainError && error.code === 'UNAUTHENTICATED') {
         if (client !== null) await this.clients.penalty(key(client));
         if (login !== null) await this.logins.penalty(key(login));
       }

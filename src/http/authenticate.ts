@@ -1,9 +1,14 @@
 import type { ContextDeps } from '../context';
-import { badCredentials } from '../lib/errors';
-import type { UserRow } from '../db/rows';
-import { verifyAppPassword, verifyToken } from '../users/credentials';
-import { isRole } from '../users/roles';
-import { ANONYMOUS, viewerFor, type Viewer } from '../users/viewer';
+import { badCredentials } from '../lib';
+import type { UserRow } from '../db';
+import {
+  ANONYMOUS,
+  isRole,
+  verifyAppPassword,
+  verifyToken,
+  viewerFor,
+  type Viewer,
+} from '../users';
 
 /**
  * Who is calling (CONTRACT §6): no `Authorization` header → anonymous; `Bearer <token>` or

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from '../config/config';
-import { dialectOf } from '../db/knex';
+import type { Config } from '../config';
+import { dialectOf } from '../db';
 
 /**
  * WORKERS>1: this process, the primary, forks that many workers that each serve the whole API on

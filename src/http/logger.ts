@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { LogLevel } from '../config/config';
+import type { LogLevel } from '../config';
 
 export type { Logger };
 

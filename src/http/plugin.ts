@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config/config';
-import { AppError } from '../lib/errors';
+import type { Config } from '../config';
+import { DomainError } from '../lib';
 import { readBody, tooLarge } from '../rest/params';
 import { errorResponse } from './error-response';
 import { loggableTarget, type Logger } from './logger';
@@ -59,7 +59,7 @@ export function useHttpLayer(config: Config, logger: Logger, graphqlEndpoint: st
         try {
           text = await readBody(request, config.maxBodyBytes);
         } catch (error) {
-          const large = error instanceof AppError && error.code === 'PAYLOAD_TOO_LARGE';
+          const large = error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE';
           endResponse(
             errorResponse(fetchAPI.Response, url, large ? 413 : 400, {
               rest: large ? 'rest_request_too_large' : 'rest_bad_request',

@@ -1,4 +1,4 @@
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 
 /**
  * Security headers on every response (REST, GraphQL, SOFA, errors, preflights). The API answers

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type Server, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 import { restError } from '../rest/errors';
 import { securityHeaders } from './security-headers';
 

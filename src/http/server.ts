@@ -2,14 +2,13 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { authenticate as authenticateWithCredentials } from './authenticate';
-import type { Viewer } from '../users/viewer';
-import type { Config } from '../config/config';
+import { bootstrapAdmin, type BootstrapResult, type Viewer } from '../users';
+import type { Config } from '../config';
 import { createContext, type AppContext, type ContextDeps } from '../context';
-import { describeDbError, isDatabaseUnavailable } from '../db/errors';
-import { dialectOf, type Db } from '../db/knex';
-import { AppError, serviceUnavailable } from '../lib/errors';
+import { describeDbError, dialectOf, isDatabaseUnavailable, type Db } from '../db';
+import { DomainError, serviceUnavailable, unexpectedError } from '../lib';
 import { AuthThrottle, clientAddress, throttleLimits } from './auth-throttle';
-import { useErrorCodes } from '../graphql/errors';
+import { toGraphQLError, useErrorCodes } from '../graphql/errors';
 import { graphqlLimits, useGraphqlLimits } from '../graphql/limits';
 import { createLogger, type Logger } from './logger';
 import { useHttpLayer } from './plugin';
@@ -21,7 +20,6 @@ import { corsOptions } from '../rest/cors';
 import { useRest } from '../rest/plugin';
 import type { RouteRow } from '../rest/routes';
 import { buildSchema } from '../graphql/schema';
-import { bootstrapAdmin, type BootstrapResult } from '../users/users';
 import { useCalendarSofa } from '../rest/sofa';
 import { useWebPage, WEB_PATHS } from '../web/plugin';
 
@@ -111,19 +109,23 @@ export async function createApp(options: AppOptions): Promise<App> {
         requestIdOf(initial.request),
       ),
     maskedErrors: {
-      // AppErrors and GraphQL's own errors are meant for clients; anything else is a bug: log it
-      // and answer a generic error, without stack or SQL.
+      // GraphQL's own errors and domain errors (src/graphql/errors.ts maps those of results and
+      // of the context first) are meant for clients; anything else is a bug: log it and answer a
+      // generic error, without stack or SQL.
       maskError(error, message) {
         const original = error instanceof GraphQLError ? error.originalError : error;
         if (!original || original instanceof GraphQLError) return error as Error;
+        if (original instanceof DomainError) {
+          return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+        }
         // The database is down or unreachable: a clean 503, not a bug (src/db/errors.ts).
         if (isDatabaseUnavailable(original)) {
           const reason = describeDbError(original);
           (requestLog() ?? logger).warn({ reason }, 'database unavailable');
-          return serviceUnavailable();
+          return toGraphQLError(serviceUnavailable());
         }
         (requestLog() ?? logger).error({ err: original }, 'unexpected error');
-        return new AppError('INTERNAL_SERVER_ERROR', 'rest_internal_error', message);
+        return toGraphQLError(unexpectedError(message));
       },
     },
   });

@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { DomainError } from '../lib';
 
 /**
  * The request timeout (REQUEST_TIMEOUT_MS). A request not answered in time gets 503
@@ -6,17 +6,14 @@ import { AppError } from '../lib/errors';
  * work already started is not cancelled, so a write that times out may still commit — the 503
  * says the outcome is unknown, and the client should read the record before retrying.
  */
-export function requestTimeout(ms: number): AppError {
-  const error = new AppError(
+export function requestTimeout(ms: number): DomainError {
+  return new DomainError(
     'SERVICE_UNAVAILABLE',
-    'rest_request_timeout',
+    'request_timeout',
     `The request was not answered within ${ms} ms. A write may still have been applied: read the record before retrying.`,
+    undefined,
+    { retryAfter: 1 },
   );
-  (error.extensions as Record<string, unknown>).http = {
-    status: 503,
-    headers: { 'Retry-After': '1' },
-  };
-  return error;
 }
 
 /** `work`, or a rejection with `onTimeout()` after `ms` milliseconds (0: no limit). */

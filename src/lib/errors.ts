@@ -1,9 +1,9 @@
-import { GraphQLError } from 'graphql';
-
 /**
- * Errors are data: services throw `AppError`s carrying a stable GraphQL `code`, the contract's
- * REST code and, for input errors, the offending parameters. This file is the one place codes
- * map to HTTP statuses; resolvers never set statuses.
+ * Errors are data: domains throw `DomainError`s carrying a stable `code` (what kind of failure),
+ * a `reason` (which one, for clients that tell them apart), the `resource` it concerns and, for
+ * input errors, the offending parameters. They know no transport: each one maps them at its
+ * edge (src/rest/errors.ts: HTTP status and the contract's WordPress code; src/graphql/errors.ts:
+ * `extensions`; src/cli/errors.ts: exit codes).
  */
 
 export type ErrorCode =
@@ -17,45 +17,55 @@ export type ErrorCode =
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
-const STATUS: Record<ErrorCode, number> = {
-  BAD_USER_INPUT: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  GONE: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  TOO_MANY_REQUESTS: 429,
-  SERVICE_UNAVAILABLE: 503,
-  INTERNAL_SERVER_ERROR: 500,
-};
-
-export function statusOf(code: string): number {
-  return STATUS[code as ErrorCode] ?? 500;
-}
+/** Which failure of its code an error is: stable, transport-neutral. */
+export type ErrorReason =
+  | 'invalid_param'
+  | 'missing_param'
+  | 'invalid_json'
+  | 'not_found'
+  | 'not_accessible'
+  | 'no_longer_available'
+  | 'password_protected'
+  | 'in_trash'
+  | 'page_not_found'
+  | 'unauthenticated'
+  | 'bad_credentials'
+  | 'forbidden'
+  | 'too_large'
+  | 'too_many_requests'
+  | 'service_unavailable'
+  | 'request_timeout'
+  | 'internal_error';
 
 /** The resources of the contract, as they appear in its error codes. */
 export type ResourceName = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
 export type InvalidParams = Record<string, string>;
 
-export class AppError extends GraphQLError {
+export interface ErrorData {
+  /** Input errors: parameter → reason (invalid), or the names of missing parameters. */
+  params?: InvalidParams | string[];
+  /** Seconds after which trying again may succeed. */
+  retryAfter?: number;
+}
+
+export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
-    readonly restCode: string,
+    readonly reason: ErrorReason,
     message: string,
-    params?: InvalidParams | string[],
+    readonly resource?: ResourceName,
+    readonly data: ErrorData = {},
   ) {
-    super(message, {
-      extensions: { code, rest_code: restCode, ...(params ? { params } : {}) },
-    });
-    this.name = 'AppError';
+    super(message);
+    this.name = 'DomainError';
   }
 }
 
 /** One or more parameters have unusable values (`data.params`: name → reason). */
-export class InvalidParamError extends AppError {
+export class InvalidParamError extends DomainError {
   constructor(readonly params: InvalidParams) {
-    super('BAD_USER_INPUT', 'rest_invalid_param', invalidMessage(params), params);
+    super('BAD_USER_INPUT', 'invalid_param', invalidMessage(params), undefined, { params });
   }
 }
 
@@ -68,13 +78,14 @@ export function invalid(name: string, reason: string): InvalidParamError {
   return new InvalidParamError({ [name]: reason });
 }
 
-export class MissingParamError extends AppError {
+export class MissingParamError extends DomainError {
   constructor(readonly params: string[]) {
     super(
       'BAD_USER_INPUT',
-      'rest_missing_callback_param',
+      'missing_param',
       `Missing parameter(s): ${params.join(', ')}`,
-      params,
+      undefined,
+      { params },
     );
   }
 }
@@ -87,91 +98,93 @@ const LABEL: Record<ResourceName, string> = {
   tag: 'Tag',
 };
 
-export function notFound(resource: ResourceName, key: number | string): AppError {
+export function notFound(resource: ResourceName, key: number | string): DomainError {
   const by = typeof key === 'number' ? `ID ${key}` : `slug "${key}"`;
-  return new AppError(
+  return new DomainError(
     'NOT_FOUND',
-    `rest-${resource}-not-found`,
+    'not_found',
     `${LABEL[resource]} with ${by} does not exist.`,
+    resource,
   );
 }
 
-export function notAccessible(resource: ResourceName): AppError {
-  return new AppError(
+export function notAccessible(resource: ResourceName): DomainError {
+  return new DomainError(
     'FORBIDDEN',
-    `${resource}-not-accessible`,
+    'not_accessible',
     `The requested ${resource} is not accessible.`,
+    resource,
   );
 }
 
-export function noLongerAvailable(resource: ResourceName): AppError {
-  return new AppError(
+export function noLongerAvailable(resource: ResourceName): DomainError {
+  return new DomainError(
     'FORBIDDEN',
-    `${resource}-no-longer-available`,
+    'no_longer_available',
     `This ${resource} is no longer available.`,
+    resource,
   );
 }
 
-export function passwordProtected(resource: ResourceName): AppError {
-  return new AppError(
+export function passwordProtected(resource: ResourceName): DomainError {
+  return new DomainError(
     'FORBIDDEN',
-    `${resource}-password-protected`,
+    'password_protected',
     `The requested ${resource} is password protected; send the right "password" parameter.`,
+    resource,
   );
 }
 
-export function inTrash(resource: ResourceName): AppError {
-  return new AppError(
-    'GONE',
-    `${resource}-is-in-trash`,
-    `The ${resource} is already in the trash.`,
-  );
+export function inTrash(resource: ResourceName): DomainError {
+  return new DomainError('GONE', 'in_trash', `The ${resource} is already in the trash.`, resource);
 }
 
-export function pageNotFound(resource: ResourceName): AppError {
-  return new AppError(
+export function pageNotFound(resource: ResourceName): DomainError {
+  return new DomainError(
     'NOT_FOUND',
-    `${resource}-archive-page-not-found`,
+    'page_not_found',
     'The requested page is past the last page of results.',
+    resource,
   );
 }
 
-export function unauthenticated(): AppError {
-  return new AppError(
+export function unauthenticated(): DomainError {
+  return new DomainError(
     'UNAUTHENTICATED',
-    'rest_forbidden',
+    'unauthenticated',
     'Sorry, you are not allowed to do that.',
   );
 }
 
 /** A credential was sent but is malformed, unknown, wrong or revoked: never anonymous. */
-export function badCredentials(): AppError {
-  return new AppError(
+export function badCredentials(): DomainError {
+  return new DomainError(
     'UNAUTHENTICATED',
-    'rest_forbidden',
+    'bad_credentials',
     'The credentials sent are not valid: check the token or application password.',
   );
 }
 
-export function forbidden(): AppError {
-  return new AppError('FORBIDDEN', 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+export function forbidden(): DomainError {
+  return new DomainError('FORBIDDEN', 'forbidden', 'Sorry, you are not allowed to do that.');
 }
 
 /**
- * The database cannot be reached or dropped the connection (src/db/errors.ts decides): 503
- * `rest_service_unavailable` with `Retry-After`, GraphQL `extensions.code`
- * `SERVICE_UNAVAILABLE` (and HTTP 503 on /graphql too). Nothing was acknowledged: a write that
- * met it was rolled back, unless the connection died during its COMMIT — read before retrying.
+ * The database cannot be reached or dropped the connection (src/db/errors.ts decides); try again
+ * after a second. Nothing was acknowledged: a write that met it was rolled back, unless the
+ * connection died during its COMMIT — read before retrying.
  */
-export function serviceUnavailable(): AppError {
-  const error = new AppError(
+export function serviceUnavailable(): DomainError {
+  return new DomainError(
     'SERVICE_UNAVAILABLE',
-    'rest_service_unavailable',
+    'service_unavailable',
     'The database is unavailable. Try again shortly.',
+    undefined,
+    { retryAfter: 1 },
   );
-  (error.extensions as Record<string, unknown>).http = {
-    status: 503,
-    headers: { 'Retry-After': '1' },
-  };
-  return error;
+}
+
+/** A bug or an unexpected failure, described to clients without its details. */
+export function unexpectedError(message: string): DomainError {
+  return new DomainError('INTERNAL_SERVER_ERROR', 'internal_error', message);
 }

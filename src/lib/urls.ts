@@ -1,4 +1,4 @@
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 
 /** Builders of every public and REST address the API returns. */
 

@@ -6,7 +6,7 @@ import {
   Registry,
   type RegistryContentType,
 } from 'prom-client';
-import type { Db } from '../db/knex';
+import type { Db } from '../db';
 
 /**
  * Prometheus metrics of one app (README "Operators"): request counts and latencies by route

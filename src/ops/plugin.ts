@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config/config';
-import type { Db } from '../db/knex';
+import type { Config } from '../config';
+import type { Db } from '../db';
 import { requestInfo } from '../http/request-info';
 import { AppMetrics } from './metrics';
 import { ReadinessCheck, type ReadinessOptions } from './readiness';

@@ -1,6 +1,4 @@
-import { describeDbError } from '../db/errors';
-import type { Db } from '../db/knex';
-import { pendingMigrations } from '../db/migrate';
+import { describeDbError, pendingMigrations, type Db } from '../db';
 
 /**
  * Readiness (`GET /readyz`): the database answers a trivial query and no migration is pending.

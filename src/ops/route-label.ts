@@ -1,5 +1,5 @@
-import type { Config } from '../config/config';
-import { NAMESPACE } from '../lib/urls';
+import type { Config } from '../config';
+import { NAMESPACE } from '../lib';
 import { templatePath } from '../rest/routes';
 import { sofaBasePath } from '../rest/sofa';
 

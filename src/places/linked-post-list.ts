@@ -1,14 +1,10 @@
-import { seesUnpublished } from '../users/viewer';
+import { seesUnpublished } from '../users';
 import type { AppContext } from '../context';
-import { invalid } from '../lib/errors';
-import { formatSql, nowIn } from '../lib/dates';
-import { primeAll } from '../context/loaders';
+import { formatSql, invalid, nowIn, primeAll } from '../lib';
 import { countLinkedPosts, pageLinkedPosts, type LinkedListFilter } from './store/linked-post-list';
-import { findById } from '../posts/store/posts';
-import type { PostRow, PostStatus } from '../db/rows';
+import { envelope, findById, listStatuses, paging, type Envelope } from '../posts';
+import type { PostRow, PostStatus } from '../db';
 import type { LinkedInput, LinkedKind } from './linked-posts';
-import { envelope, paging, type Envelope } from '../posts/paging';
-import { listStatuses } from '../posts/visibility';
 
 /** The `venues` / `organizers` lists (CONTRACT §3): filters, visibility, paging, envelope. */
 

@@ -1,40 +1,26 @@
 import type DataLoader from 'dataloader';
-import {
-  assertCanAttribute,
-  assertCanCreate,
-  assertCanDelete,
-  assertCanEdit,
-} from '../users/permissions';
-import { refreshLoaders, type AppContext } from '../context';
-import { inTrash, invalid, InvalidParamError, MissingParamError, notFound } from '../lib/errors';
+import { assertCanAttribute, assertCanCreate, assertCanDelete, assertCanEdit } from '../users';
+import type { AppContext } from '../context';
+import { inTrash, invalid, MissingParamError, notFound } from '../lib';
 import { findLiveByName, type LinkedTable } from './store/linked-post-list';
 import {
+  assertReadable,
+  asSingleRead,
+  checkAuthor,
   deletePost,
   findById,
   findByIds,
   findBySlug,
-  insertPost,
-  updatePost,
-} from '../posts/store/posts';
-import type { Queryable } from '../db/queryable';
-import type { PostRow } from '../db/rows';
-import {
-  checkAuthor,
-  checkWebsite,
-  effectiveStatus,
   has,
+  insertPost,
   modifiedNow,
-  publishDates,
-  requireText,
   resolveImage,
-  richText,
-  TEXT_BYTES_MAX,
   uniqueSlug,
+  updatePost,
   type PublishingInput,
-} from '../posts/fields';
-import { transact, type NameLock } from '../db/retry';
-import { asSingleRead } from '../posts/single-read';
-import { assertReadable } from '../posts/visibility';
+} from '../posts';
+import { asEventProblem, checkPlaceName, linkable, placeColumns } from './rules';
+import { transact, type NameLock, type PostRow, type Queryable } from '../db';
 
 /**
  * What venues and organizers share: reads, writes with de-duplication, trash. Each resource
@@ -96,36 +82,27 @@ async function write<T>(
   fn: (q: Queryable) => Promise<T>,
 ): Promise<T> {
   const result = await transact(ctx.db, { names }, fn);
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   return result;
 }
 
 /**
- * Shared publishing columns present in `input`; on create, defaults for the absent ones. Runs
- * before the permission checks (bad input is a 400 for anyone), so the caller may be anonymous.
+ * Shared publishing columns present in `input` (on create, defaults for the absent ones) and the
+ * resource's own (`places/rules.ts`). Runs before the permission checks (bad input is a 400 for
+ * anyone), so the caller may be anonymous.
  */
-async function commonColumns(
+function columnsOf<Row extends PostRow, Input extends LinkedInput>(
   ctx: AppContext,
   q: Queryable,
-  input: LinkedInput,
+  kind: LinkedKind<Row, Input>,
+  input: Input,
   creating: boolean,
 ): Promise<Record<string, unknown>> {
-  const zone = ctx.config.siteTimezone;
-  const cols: Record<string, unknown> = modifiedNow(zone, ctx.now());
-  // description/excerpt are NOT NULL without a default (TEXT columns cannot have one in MySQL).
-  if (creating || has(input, 'description')) cols.description = richText(input.description);
-  if (creating || has(input, 'excerpt')) {
-    cols.excerpt = richText(input.excerpt, 'excerpt', TEXT_BYTES_MAX);
-  }
-  // Fields that cannot be cleared treat null as absent.
-  if (creating || input.status != null) cols.status = effectiveStatus(ctx.viewer, input.status);
-  if (input.author != null) cols.author_id = await checkAuthor(q, input.author);
-  else if (creating) cols.author_id = ctx.viewer.user?.id ?? 0;
-  if (creating || input.date != null || input.date_utc != null) {
-    Object.assign(cols, publishDates(input.date, input.date_utc, zone, zone, ctx.now()));
-  }
-  if (has(input, 'website')) cols.website = checkWebsite('website', input.website);
-  return cols;
+  const writer = { viewer: ctx.viewer, siteZone: ctx.config.siteTimezone, now: ctx.now() };
+  return placeColumns(writer, input, creating, kind.ownColumns, async () => {
+    if (input.author != null) return checkAuthor(q, input.author);
+    return creating ? (ctx.viewer.user?.id ?? 0) : undefined;
+  });
 }
 
 async function reload<Row extends PostRow>(q: Queryable, table: LinkedTable, id: number) {
@@ -148,8 +125,8 @@ export async function createOrReuse<Row extends PostRow, Input extends LinkedInp
   input: Input,
   authorize: (cols: Record<string, unknown>) => void = () => {},
 ): Promise<Row> {
-  const title = requireText(kind.resource, input[kind.resource]);
-  const cols = { ...(await commonColumns(ctx, q, input, true)), ...kind.ownColumns(input) };
+  const title = checkPlaceName(kind.resource, input[kind.resource]);
+  const cols = await columnsOf(ctx, q, kind, input, true);
   authorize(cols);
   const description = input.description ? String(cols.description) : null;
   const existing = await findLiveByName<Row>(q, kind.table, title, description);
@@ -195,8 +172,8 @@ export async function updateLinked<Row extends PostRow, Input extends LinkedInpu
 ): Promise<Row> {
   return write(ctx, [], async (q) => {
     const row = await findRecord(q, kind, key);
-    const cols = { ...(await commonColumns(ctx, q, input, false)), ...kind.ownColumns(input) };
-    if (has(input, kind.resource)) cols.title = requireText(kind.resource, input[kind.resource]);
+    const cols = await columnsOf(ctx, q, kind, input, false);
+    if (has(input, kind.resource)) cols.title = checkPlaceName(kind.resource, input[kind.resource]);
     if (input.slug) {
       const title = typeof cols.title === 'string' ? cols.title : row.title;
       cols.slug = await uniqueSlug(q, kind.table, input.slug, title, row.id);
@@ -250,10 +227,7 @@ export async function linkForEvent<Row extends PostRow, Input extends LinkedInpu
 ): Promise<Row> {
   if (input.id !== undefined && input.id !== null) {
     const row = known ? known.get(input.id) : await findById<Row>(q, kind.table, input.id);
-    if (!row || row.status === 'trash') {
-      throw invalid(kind.resource, `${input.id} is not the id of an existing ${kind.resource}`);
-    }
-    return row;
+    return linkable(kind.resource, input.id, row);
   }
   if (input[kind.resource] === undefined || input[kind.resource] === null) {
     throw invalid(kind.resource, 'needs an id or a name');
@@ -261,9 +235,7 @@ export async function linkForEvent<Row extends PostRow, Input extends LinkedInpu
   try {
     return await createOrReuse(ctx, q, kind, input);
   } catch (err) {
-    if (!(err instanceof InvalidParamError) || kind.resource in err.params) throw err;
-    const reasons = Object.entries(err.params).map(([name, reason]) => `${name} ${reason}`);
-    throw invalid(kind.resource, reasons.join('; '));
+    throw asEventProblem(kind.resource, err);
   }
 }
 
@@ -277,4 +249,18 @@ export async function linkedRowsById<Row extends PostRow, Input extends LinkedIn
     ...new Set(inputs.flatMap((i) => (i.id === undefined || i.id === null ? [] : [i.id]))),
   ];
   return new Map((await findByIds<Row>(q, kind.table, ids)).map((row) => [row.id, row]));
+}
+
+/** Refuses, as an event write would, the first of `ids` that names no live record of `kind`. */
+export async function assertLinkable<Row extends PostRow, Input extends LinkedInput>(
+  q: Queryable,
+  kind: LinkedKind<Row, Input>,
+  ids: readonly number[],
+): Promise<void> {
+  const known = await linkedRowsById(
+    q,
+    kind,
+    ids.map((id) => ({ id })),
+  );
+  for (const id of ids) linkable(kind.resource, id, known.get(id));
 }

@@ -1,8 +1,8 @@
 import type { AppContext } from '../context';
-import type { Queryable } from '../db/queryable';
-import type { OrganizerRow, PostStatus } from '../db/rows';
+import type { OrganizerRow, PostStatus, Queryable } from '../db';
 import { listLinked, type LinkedListArgs } from './linked-post-list';
 import {
+  assertLinkable,
   createLinked,
   deleteLinked,
   linkedRowsById,
@@ -13,19 +13,16 @@ import {
   type LinkedKind,
   type RecordKey,
 } from './linked-posts';
-import type { Envelope } from '../posts/paging';
-import { has, maxChars, TEXT_MAX } from '../posts/fields';
+import type { Envelope } from '../posts';
+import { organizerColumns, type OrganizerFields } from './rules';
 
 /** Organizers: their own columns; everything else is the shared linked-post logic. */
 
 /** An organizer given inside an event write (GraphQL `EventOrganizerInput`). */
-export interface EventOrganizerInput {
+export interface EventOrganizerInput extends OrganizerFields {
   id?: number | null;
   organizer?: string | null;
   description?: string | null;
-  phone?: string | null;
-  website?: string | null;
-  email?: string | null;
   image?: string | null;
   status?: PostStatus | null;
 }
@@ -35,14 +32,6 @@ export interface OrganizerInput extends LinkedInput, Omit<EventOrganizerInput, '
 
 export interface OrganizerList extends Envelope {
   organizers: OrganizerRow[];
-}
-
-function organizerColumns(input: OrganizerInput): Record<string, unknown> {
-  const cols: Record<string, unknown> = {};
-  if (has(input, 'phone')) cols.phone = maxChars('phone', input.phone ?? '', TEXT_MAX);
-  // Any string: the reference checks no e-mail format, and clients rely on that.
-  if (has(input, 'email')) cols.email = maxChars('email', input.email ?? '', TEXT_MAX);
-  return cols;
 }
 
 export const ORGANIZER_KIND: LinkedKind<OrganizerRow, OrganizerInput> = {
@@ -112,4 +101,9 @@ export async function organizersForEvent(
   const rows: OrganizerRow[] = [];
   for (const input of inputs) rows.push(await linkForEvent(ctx, q, ORGANIZER_KIND, input, known));
   return rows;
+}
+
+/** Refuses, as an event write would, the first of `ids` that is not a live organizer. */
+export function assertOrganizersLinkable(q: Queryable, ids: readonly number[]): Promise<void> {
+  return assertLinkable(q, ORGANIZER_KIND, ids);
 }

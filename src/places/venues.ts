@@ -1,9 +1,8 @@
 import type { AppContext } from '../context';
-import { invalid } from '../lib/errors';
-import type { Queryable } from '../db/queryable';
-import type { PostStatus, VenueRow } from '../db/rows';
+import type { PostStatus, Queryable, VenueRow } from '../db';
 import { listLinked, type LinkedListArgs } from './linked-post-list';
 import {
+  assertLinkable,
   createLinked,
   deleteLinked,
   linkForEvent,
@@ -13,27 +12,10 @@ import {
   type LinkedKind,
   type RecordKey,
 } from './linked-posts';
-import type { Envelope } from '../posts/paging';
-import { has, maxChars, TEXT_MAX } from '../posts/fields';
+import type { Envelope } from '../posts';
+import { VENUE_TEXT_COLUMNS, venueColumns, type VenueFields } from './rules';
 
 /** Venues: their own columns; everything else is the shared linked-post logic. */
-
-/** The columns only venues have, as every venue write (single, inline, bulk) takes them. */
-export interface VenueFields {
-  address?: string | null;
-  city?: string | null;
-  country?: string | null;
-  province?: string | null;
-  state?: string | null;
-  stateprovince?: string | null;
-  zip?: string | null;
-  phone?: string | null;
-  website?: string | null;
-  show_map?: boolean | null;
-  show_map_link?: boolean | null;
-  geo_lat?: number | null;
-  geo_lng?: number | null;
-}
 
 /** A venue given inside an event write (GraphQL `EventVenueInput`). */
 export interface EventVenueInput extends VenueFields {
@@ -49,44 +31,6 @@ export interface VenueInput extends LinkedInput, Omit<EventVenueInput, 'id'> {}
 
 export interface VenueList extends Envelope {
   venues: VenueRow[];
-}
-
-/** Plain-text columns: stored as given, `""` or null clears (single and bulk writes). */
-export const VENUE_TEXT_COLUMNS = [
-  'address',
-  'city',
-  'country',
-  'province',
-  'state',
-  'stateprovince',
-  'zip',
-  'phone',
-] as const;
-
-/** A latitude/longitude within ±`limit`, or null; anything else is a 400 naming `name`. */
-export function coordinate(
-  name: string,
-  value: number | null | undefined,
-  limit: number,
-): number | null {
-  if (value === null || value === undefined) return null;
-  if (!Number.isFinite(value) || Math.abs(value) > limit) {
-    throw invalid(name, `must be a number between -${limit} and ${limit}`);
-  }
-  return value;
-}
-
-function venueColumns(input: VenueInput): Record<string, unknown> {
-  const cols: Record<string, unknown> = {};
-  for (const column of VENUE_TEXT_COLUMNS) {
-    if (has(input, column)) cols[column] = maxChars(column, input[column] ?? '', TEXT_MAX);
-  }
-  // Flags cannot be cleared: null leaves them (the columns default to true on create).
-  if (input.show_map != null) cols.show_map = input.show_map;
-  if (input.show_map_link != null) cols.show_map_link = input.show_map_link;
-  if (has(input, 'geo_lat')) cols.geo_lat = coordinate('geo_lat', input.geo_lat, 90);
-  if (has(input, 'geo_lng')) cols.geo_lng = coordinate('geo_lng', input.geo_lng, 180);
-  return cols;
 }
 
 export const VENUE_KIND: LinkedKind<VenueRow, VenueInput> = {
@@ -140,4 +84,9 @@ export function venueRowForEvent(
   input: EventVenueInput,
 ): Promise<VenueRow> {
   return linkForEvent(ctx, q, VENUE_KIND, input);
+}
+
+/** Refuses, as an event write would, the first of `ids` that is not a live venue. */
+export function assertVenuesLinkable(q: Queryable, ids: readonly number[]): Promise<void> {
+  return assertLinkable(q, VENUE_KIND, ids);
 }

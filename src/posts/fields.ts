@@ -1,16 +1,17 @@
 import { DateTime } from 'luxon';
-import { canPublish } from '../users/permissions';
-import type { Viewer } from '../users/viewer';
+import { canPublish, findUserById, type Viewer } from '../users';
 import type { AppContext } from '../context';
-import { invalid } from '../lib/errors';
-import { formatSql, parseDateInput } from '../lib/dates';
-import { sanitizeRichText } from '../lib/html';
-import { firstFreeSlug, toSlug } from '../lib/slug';
+import {
+  firstFreeSlug,
+  formatSql,
+  invalid,
+  parseDateInput,
+  sanitizeRichText,
+  toSlug,
+} from '../lib';
 import { findImagesByIds, findOrCreateImageByUrl } from './store/images';
 import { slugsLike } from './store/posts';
-import type { Queryable } from '../db/queryable';
-import type { PostStatus, PostTable } from '../db/rows';
-import { findUserById } from '../users/store/users';
+import { LISTABLE_STATUSES, type PostStatus, type PostTable, type Queryable } from '../db';
 
 /** Rules for the publishing fields shared by events, venues and organizers. */
 
@@ -78,10 +79,28 @@ export async function uniqueSlug(
   title: string,
   exceptId?: number,
 ): Promise<string> {
+  const base = slugBase(requested, title);
+  return firstFreeSlug(base, await slugsLike(q, table, base, exceptId));
+}
+
+/** The slug a post asks for before `-2`, `-3` … make it unique: the given one, else the title's. */
+export function slugBase(requested: string | null | undefined, title: string): string {
   const fromRequest = requested ? toSlug(requested) : '';
   if (requested && fromRequest === '') throw invalid('slug', 'must contain letters or digits');
-  const base = fromRequest || toSlug(title) || 'untitled';
-  return firstFreeSlug(base, await slugsLike(q, table, base, exceptId));
+  return fromRequest || toSlug(title) || 'untitled';
+}
+
+/**
+ * A status a write may set (every listable one; `trash` is reached by deleting), or null when
+ * none is given. Transports with an enum never send another; imports read any text.
+ */
+export function checkStatus(requested: string | null | undefined): PostStatus | null {
+  if (!requested) return null;
+  if (requested === 'trash')
+    throw invalid('status', 'cannot be set to trash; delete the record instead');
+  if (!(LISTABLE_STATUSES as readonly string[]).includes(requested))
+    throw invalid('status', `must be one of ${LISTABLE_STATUSES.join(', ')}`);
+  return requested as PostStatus;
 }
 
 /**
@@ -93,11 +112,10 @@ export function effectiveStatus(
   requested: PostStatus | null | undefined,
 ): PostStatus {
   const publisher = canPublish(viewer);
-  if (requested === 'trash')
-    throw invalid('status', 'cannot be set to trash; delete the record instead');
-  if (!requested) return publisher ? 'publish' : 'draft';
-  if (!publisher && (requested === 'publish' || requested === 'future')) return 'pending';
-  return requested;
+  const status = checkStatus(requested);
+  if (!status) return publisher ? 'publish' : 'draft';
+  if (!publisher && (status === 'publish' || status === 'future')) return 'pending';
+  return status;
 }
 
 export async function checkAuthor(q: Queryable, author: number): Promise<number> {
@@ -133,8 +151,25 @@ export function publishDates(
     if (!local) throw invalid('date', 'is not a date');
     instant ??= local;
   }
-  instant ??= DateTime.fromJSDate(now);
+  if (!instant) return { ...publishedNow(siteZone, now) };
   return { date: formatSql(instant.setZone(siteZone)), date_utc: formatSql(instant.toUTC()) };
+}
+
+// Imports ask for "now" in the site's zone several times per record (~13 µs each through
+// luxon): the answer for one instant and zone is kept.
+let lastNow: { key: string; dates: PublishDates } | null = null;
+
+function publishedNow(siteZone: string, now: Date): PublishDates {
+  const key = `${now.getTime()}|${siteZone}`;
+  if (lastNow?.key !== key) {
+    const instant = DateTime.fromJSDate(now);
+    const dates = {
+      date: formatSql(instant.setZone(siteZone)),
+      date_utc: formatSql(instant.toUTC()),
+    };
+    lastNow = { key, dates };
+  }
+  return lastNow.dates;
 }
 
 /** Modification stamps for a write happening now. */
@@ -142,11 +177,8 @@ export function modifiedNow(
   siteZone: string,
   now: Date,
 ): { modified: string; modified_utc: string } {
-  const instant = DateTime.fromJSDate(now);
-  return {
-    modified: formatSql(instant.setZone(siteZone)),
-    modified_utc: formatSql(instant.toUTC()),
-  };
+  const stamps = publishedNow(siteZone, now);
+  return { modified: stamps.date, modified_utc: stamps.date_utc };
 }
 
 /** `""`/null clears; otherwise an absolute http(s) URL. */

@@ -1,6 +1,12 @@
-import type { Config } from '../config/config';
-import { invalid, pageNotFound, type ResourceName } from '../lib/errors';
-import { encodedQuery, readableQuery, restUrl } from '../lib/urls';
+import type { Config } from '../config';
+import {
+  encodedQuery,
+  invalid,
+  pageNotFound,
+  readableQuery,
+  restUrl,
+  type ResourceName,
+} from '../lib';
 
 /** Pagination and the list envelope shared by every collection. */
 

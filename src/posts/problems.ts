@@ -1,4 +1,4 @@
-import { InvalidParamError, type InvalidParams } from '../lib/errors';
+import { InvalidParamError, type InvalidParams } from '../lib';
 
 /** An argument counts as given when present and not null. */
 export function given<T>(value: T | null | undefined): value is T {

@@ -1,7 +1,7 @@
-import { seesUnpublished } from '../users/viewer';
+import { seesUnpublished } from '../users';
 import type { AppContext } from '../context';
-import { invalid, noLongerAvailable, notAccessible, type ResourceName } from '../lib/errors';
-import { LISTABLE_STATUSES, type PostRow, type PostStatus } from '../db/rows';
+import { invalid, noLongerAvailable, notAccessible, type ResourceName } from '../lib';
+import { LISTABLE_STATUSES, type PostRow, type PostStatus } from '../db';
 
 /** Who sees which records (CONTRACT §3 `status`, §6). */
 

@@ -8,7 +8,7 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
 } from 'graphql';
-import { invalid } from '../lib/errors';
+import { invalid } from '../lib';
 
 /**
  * Turns loosely typed REST parameter values (query strings, form fields, JSON) into values of

@@ -1,5 +1,5 @@
 import type { CORSOptions } from 'graphql-yoga';
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 
 /** Response headers browsers may read: the list totals and pagination links. */
 export const EXPOSED_HEADERS = [

@@ -1,12 +1,60 @@
-import { GraphQLError } from 'graphql';
-import { isDatabaseUnavailable } from '../db/errors';
-import { serviceUnavailable, statusOf } from '../lib/errors';
+import { isDatabaseUnavailable } from '../db';
+import { domainErrorOf } from '../graphql/domain-errors';
+import { DomainError, serviceUnavailable, type ErrorCode, type ErrorReason } from '../lib';
 
 /**
  * Every REST failure as the contract's envelope (CONTRACT §5):
- * `{"code", "message", "data": {"status", "params"?, "details"?}}`. The status comes from
- * `statusOf(extensions.code)` and the code from `extensions.rest_code`, so services decide both.
+ * `{"code", "message", "data": {"status", "params"?, "details"?}}`. Domain errors reach it
+ * thrown or inside GraphQL errors (`domainErrorOf`); the two tables below turn their code into
+ * the HTTP status and their reason (and resource) into the contract's WordPress code. GraphQL
+ * reports the same status and code (src/graphql/errors.ts), so these are the only tables.
  */
+
+const STATUS: Record<ErrorCode, number> = {
+  BAD_USER_INPUT: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  TOO_MANY_REQUESTS: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL_SERVER_ERROR: 500,
+};
+
+/** The HTTP status of an error code (500 for codes that are not ours). */
+export function statusOf(code: string): number {
+  return STATUS[code as ErrorCode] ?? 500;
+}
+
+/** The contract's code of each reason; a function of the resource where the contract names it. */
+const WORDPRESS_CODE: Record<ErrorReason, string | ((resource: string) => string)> = {
+  invalid_param: 'rest_invalid_param',
+  missing_param: 'rest_missing_callback_param',
+  invalid_json: 'rest_invalid_json',
+  not_found: (resource) => `rest-${resource}-not-found`,
+  not_accessible: (resource) => `${resource}-not-accessible`,
+  no_longer_available: (resource) => `${resource}-no-longer-available`,
+  password_protected: (resource) => `${resource}-password-protected`,
+  in_trash: (resource) => `${resource}-is-in-trash`,
+  page_not_found: (resource) => `${resource}-archive-page-not-found`,
+  unauthenticated: 'rest_forbidden',
+  bad_credentials: 'rest_forbidden',
+  forbidden: 'rest_forbidden',
+  too_large: 'rest_request_too_large',
+  too_many_requests: 'rest_too_many_requests',
+  service_unavailable: 'rest_service_unavailable',
+  request_timeout: 'rest_request_timeout',
+  internal_error: 'rest_internal_error',
+};
+
+/** The contract's WordPress code of a domain error (`rest-event-not-found` …). */
+export function wordpressCode(error: DomainError): string {
+  const code = WORDPRESS_CODE[error.reason];
+  if (typeof code === 'string') return code;
+  // The factories of resource-specific reasons always name one; `post` is WordPress's own.
+  return code(error.resource ?? 'post');
+}
 
 export interface RestError {
   status: number;
@@ -40,7 +88,6 @@ export function internalError(): RestError {
 
 interface ErrorLike {
   message: string;
-  extensions?: Record<string, unknown>;
 }
 
 /**
@@ -55,12 +102,18 @@ function paramOfVariable(variable: string, path: string): string {
   return variable === 'input' && first ? first[1]! : variable;
 }
 
-/** Maps one GraphQL error (from a result, or thrown by the context factory) to the envelope. */
+/** The envelope of a domain error: its status, WordPress code, message and parameters. */
+export function fromDomainError(error: DomainError): RestError {
+  return restError(statusOf(error.code), wordpressCode(error), error.message, error.data.params);
+}
+
+/**
+ * Maps one GraphQL error of a result to the envelope: the domain error it stands for, or
+ * GraphQL's own variable errors; null for anything else.
+ */
 export function fromGraphQLError(error: ErrorLike): RestError | null {
-  const ext = error.extensions ?? {};
-  if (typeof ext.rest_code === 'string' && typeof ext.code === 'string') {
-    return restError(statusOf(ext.code), ext.rest_code, error.message, ext.params);
-  }
+  const domain = domainErrorOf(error);
+  if (domain) return fromDomainError(domain);
   const variable = VARIABLE_ERROR.exec(error.message);
   if (variable) {
     const name = paramOfVariable(variable[1]!, variable[2] ?? '');
@@ -72,11 +125,13 @@ export function fromGraphQLError(error: ErrorLike): RestError | null {
 }
 
 /**
- * Any thrown value: AppErrors keep their code; an unreachable database (met while building the
- * context, say) is a 503; anything else is a 500 (the caller logs it).
+ * Any thrown value: domain errors keep their code (also as GraphQL errors: those of the context
+ * come mapped by Yoga's pipeline); an unreachable database (met while building the context, say)
+ * is a 503; anything else is a 500 (the caller logs it).
  */
 export function fromThrown(error: unknown): RestError | null {
-  if (error instanceof GraphQLError) return fromGraphQLError(error);
-  if (isDatabaseUnavailable(error)) return fromGraphQLError(serviceUnavailable());
+  const domain = domainErrorOf(error);
+  if (domain) return fromDomainError(domain);
+  if (isDatabaseUnavailable(error)) return fromDomainError(serviceUnavailable());
   return null;
 }

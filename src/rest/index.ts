@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 import type { CompiledRoute } from './compile';
 import { argsDoc } from './openapi/describe';
 import { openApiDocument } from './openapi/doc';

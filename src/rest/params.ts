@@ -1,4 +1,4 @@
-import { AppError } from '../lib/errors';
+import { DomainError } from '../lib';
 import { isPlainObject } from './coerce';
 
 /**
@@ -14,16 +14,16 @@ import { isPlainObject } from './coerce';
 
 export type Params = Record<string, unknown>;
 
-export function tooLarge(limit: number): AppError {
-  return new AppError(
+export function tooLarge(limit: number): DomainError {
+  return new DomainError(
     'PAYLOAD_TOO_LARGE',
-    'rest_request_too_large',
+    'too_large',
     `The request body is larger than the limit of ${limit} bytes.`,
   );
 }
 
-export function invalidJson(detail: string): AppError {
-  return new AppError('BAD_USER_INPUT', 'rest_invalid_json', `Invalid JSON body passed: ${detail}`);
+export function invalidJson(detail: string): DomainError {
+  return new DomainError('BAD_USER_INPUT', 'invalid_json', `Invalid JSON body passed: ${detail}`);
 }
 
 /** The body as text, refusing more than `limit` bytes without reading them all. */

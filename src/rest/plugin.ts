@@ -1,13 +1,13 @@
 import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { listTooLong, overlongList } from '../graphql/limits';
 import { loggableTarget } from '../http/logger';
 import { requestInfo, requestLog } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
-import { NAMESPACE } from '../lib/urls';
+import { NAMESPACE } from '../lib';
 import { compileRoutes, type CompiledRoute } from './compile';
 import { jitRoutes } from './jit';
 import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';

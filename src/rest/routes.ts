@@ -1,5 +1,4 @@
-import type { ResourceName } from '../lib/errors';
-import { NAMESPACE } from '../lib/urls';
+import { NAMESPACE, type ResourceName } from '../lib';
 
 /**
  * THE route table of `{api_root}/calendar/events/v1` (CONTRACT §1). One row per endpoint (a path

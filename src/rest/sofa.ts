@@ -2,9 +2,9 @@ import { filterSchema } from '@graphql-tools/utils';
 import type { SofaPluginConfig } from '@graphql-yoga/plugin-sofa';
 import { GraphQLError, GraphQLSchema, type GraphQLFormattedError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config/config';
-import { statusOf } from '../lib/errors';
+import type { Config } from '../config';
 import { GRAPHQL_ONLY } from './compile';
+import { statusOf } from './errors';
 
 /**
  * The generic REST view for BI tools (ARCHITECTURE: `{api_root}/calendar/rest/*`): sofa-api,
@@ -40,7 +40,7 @@ export function sofaSchema(schema: GraphQLSchema, mutations: boolean): GraphQLSc
 type SofaErrorHandler = NonNullable<SofaPluginConfig['errorHandler']>;
 
 /**
- * Errors as GraphQL's `{errors}`, with the HTTP status of the worst one: an AppError's code
+ * Errors as GraphQL's `{errors}`, with the HTTP status of the worst one: a domain error's code
  * (`errors.ts`), sofa's own 400 for unparseable parameters, 400 for GraphQL's validation and
  * coercion errors, 500 for anything else (already masked by Yoga).
  */

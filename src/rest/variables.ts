@@ -1,4 +1,4 @@
-import { InvalidParamError, notFound, type InvalidParams } from '../lib/errors';
+import { InvalidParamError, notFound, type InvalidParams } from '../lib';
 import { coerceParam } from './coerce';
 import type { CompiledRoute } from './compile';
 import type { Params } from './params';

@@ -1,13 +1,17 @@
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 import type { AppContext } from '../context';
-import { InvalidParamError, notFound, type InvalidParams } from '../lib/errors';
-import { publicUrl, restUrl } from '../lib/urls';
-import { primeAll } from '../context/loaders';
-import { findById } from '../posts/store/posts';
-import type { Taxonomy, TermRow } from '../db/rows';
+import {
+  InvalidParamError,
+  notFound,
+  primeAll,
+  publicUrl,
+  restUrl,
+  type InvalidParams,
+} from '../lib';
+import { envelope, findById, paging, type Envelope } from '../posts';
+import type { Taxonomy, TermRow } from '../db';
 import { listTermRows, type TermFilter, type TermOrderColumn } from './store/term-list';
 import { existingTermIds, findTermOf } from './store/terms';
-import { envelope, paging, type Envelope } from '../posts/paging';
 
 /** Reads of categories and tags: lists, singles and the derived fields of a term. */
 

@@ -1,8 +1,6 @@
 import type { AppContext } from '../context';
-import { invalid } from '../lib/errors';
-import { firstFreeSlug, toSlug } from '../lib/slug';
-import type { Queryable } from '../db/queryable';
-import type { Taxonomy, TermRow } from '../db/rows';
+import { firstFreeSlug } from '../lib';
+import type { Queryable, Taxonomy, TermRow } from '../db';
 import {
   existingTermIds,
   findTermsBySlugOrName,
@@ -12,10 +10,9 @@ import {
   shiftTermCounts,
   termSlugsLike,
 } from './store/terms';
+import { assertKnownTermIds, checkNewTermName, termSlugBase } from './rules';
 
 /** Terms as event writes use them: resolving ids/slugs/names, and keeping counts right. */
-
-const NAME_MAX = 200;
 
 /**
  * A slug unique within `taxonomy`: from the requested slug, else the name (else the taxonomy,
@@ -28,18 +25,40 @@ export async function uniqueTermSlug(
   name: string,
   exceptId?: number,
 ): Promise<string> {
-  const fromRequest = requested === null ? '' : toSlug(requested);
-  if (requested !== null && fromRequest === '')
-    throw invalid('slug', 'must contain letters or digits');
-  const base = fromRequest || toSlug(name) || taxonomy;
+  const base = termSlugBase(requested, name, taxonomy);
   return firstFreeSlug(base, await termSlugsLike(q, taxonomy, base, exceptId));
+}
+
+/**
+ * The existing terms of `taxonomy` that text items name: a slug equal to the item in lower
+ * case, else a name equal to it case-insensitively; the lowest id wins when several match.
+ * `lower(item) → id`, for the items that name one (one query for all of them).
+ */
+export async function termIdsByNames(
+  q: Queryable,
+  taxonomy: Taxonomy,
+  items: readonly string[],
+): Promise<Map<string, number>> {
+  const bySlug = new Map<string, number>();
+  const byName = new Map<string, number>();
+  for (const row of await findTermsBySlugOrName(q, taxonomy, items)) {
+    if (!bySlug.has(row.slug.toLowerCase())) bySlug.set(row.slug.toLowerCase(), row.id);
+    if (!byName.has(row.name.toLowerCase())) byName.set(row.name.toLowerCase(), row.id);
+  }
+  const found = new Map<string, number>();
+  for (const item of items) {
+    const key = item.toLowerCase();
+    const id = bySlug.get(key) ?? byName.get(key);
+    if (id !== undefined) found.set(key, id);
+  }
+  return found;
 }
 
 /**
  * Term ids for an event write, in the given order, duplicates dropped: numeric items must be
  * existing term ids of `taxonomy` (else 400 `rest_invalid_param` on `categories`/`tags`);
- * other items match a slug, then a name (case-insensitive), else create the term inside `q`
- * (the caller's transaction: nothing here opens one).
+ * other items name a term (`termIdsByNames`), else create it inside `q` (the caller's
+ * transaction: nothing here opens one).
  */
 export async function termsForEvent(
   _ctx: AppContext,
@@ -47,22 +66,17 @@ export async function termsForEvent(
   taxonomy: Taxonomy,
   items: readonly string[],
 ): Promise<number[]> {
-  const field = taxonomy === 'category' ? 'categories' : 'tags';
   const wanted = items.map((item) => item.trim()).filter((item) => item !== '');
   const isId = (item: string): boolean => /^\d+$/.test(item);
 
   const numeric = wanted.filter(isId).map(Number);
-  assertKnownIds(taxonomy, numeric, await existingTermIds(q, taxonomy, numeric));
+  assertKnownTermIds(taxonomy, numeric, await existingTermIds(q, taxonomy, numeric));
 
-  // One query finds every existing match; the lowest id wins when several share a name.
-  const textual = wanted.filter((item) => !isId(item));
-  const bySlug = new Map<string, number>();
-  const byName = new Map<string, number>();
-  for (const row of await findTermsBySlugOrName(q, taxonomy, textual)) {
-    if (!bySlug.has(row.slug.toLowerCase())) bySlug.set(row.slug.toLowerCase(), row.id);
-    if (!byName.has(row.name.toLowerCase())) byName.set(row.name.toLowerCase(), row.id);
-  }
-
+  const named = await termIdsByNames(
+    q,
+    taxonomy,
+    wanted.filter((item) => !isId(item)),
+  );
   const ids: number[] = [];
   for (const item of wanted) {
     if (isId(item)) {
@@ -70,15 +84,14 @@ export async function termsForEvent(
       continue;
     }
     const key = item.toLowerCase();
-    let id = bySlug.get(key) ?? byName.get(key);
+    let id = named.get(key);
     if (id === undefined) {
-      if (item.length > NAME_MAX)
-        throw invalid(field, `a new ${taxonomy} name must be at most ${NAME_MAX} characters`);
+      checkNewTermName(taxonomy, item);
       const slug = await uniqueTermSlug(q, taxonomy, null, item);
       id = await insertTerm(q, { taxonomy, name: item, slug, parent_id: null });
-      // Later items naming the same new term reuse it instead of creating it twice.
-      bySlug.set(slug, id);
-      byName.set(key, id);
+      // Later items naming the same new term (by name or by its slug) reuse it.
+      named.set(key, id);
+      named.set(slug, id);
     }
     ids.push(id);
   }
@@ -101,14 +114,8 @@ export function termIdsAmong(
 ): number[] {
   const numeric = items.map(Number);
   const known = new Set(rows.filter((r) => r.taxonomy === taxonomy).map((r) => r.id));
-  assertKnownIds(taxonomy, numeric, known);
+  assertKnownTermIds(taxonomy, numeric, known);
   return [...new Set(numeric)];
-}
-
-function assertKnownIds(taxonomy: Taxonomy, ids: readonly number[], known: Set<number>): void {
-  const field = taxonomy === 'category' ? 'categories' : 'tags';
-  const unknown = ids.filter((id) => !known.has(id));
-  if (unknown.length) throw invalid(field, `unknown ${field} id(s): ${unknown.join(', ')}`);
 }
 
 /**

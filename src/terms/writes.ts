@@ -1,9 +1,7 @@
-import { assertCanManageTerms } from '../users/permissions';
-import { refreshLoaders, type AppContext } from '../context';
-import { invalid, MissingParamError, notFound } from '../lib/errors';
-import { sanitizeRichText } from '../lib/html';
-import type { Queryable } from '../db/queryable';
-import type { Taxonomy, TermRow } from '../db/rows';
+import { assertCanManageTerms } from '../users';
+import type { AppContext } from '../context';
+import { invalid, MissingParamError, notFound } from '../lib';
+import { transact, type NameLock, type Queryable, type Taxonomy, type TermRow } from '../db';
 import {
   deleteTermRow,
   findTermById,
@@ -13,9 +11,14 @@ import {
   updateTermRow,
   type TermValues,
 } from './store/terms';
-import { has, maxBytes, TEXT_BYTES_MAX } from '../posts/fields';
-import { transact, type NameLock } from '../db/retry';
+import { has } from '../posts';
 import { uniqueTermSlug } from './terms';
+import {
+  checkNewTermDescription,
+  checkTermDescription,
+  checkTermName,
+  checkTermSlug,
+} from './rules';
 
 /**
  * Create, update and delete of categories and tags. Parameter checks come first (bad input is a
@@ -31,27 +34,6 @@ export interface TermInput {
   parent?: number | null;
 }
 
-const NAME_MAX = 200;
-
-function checkName(value: string | null | undefined): string {
-  const name = (value ?? '').trim();
-  if (name === '') throw invalid('name', 'must be a non-empty string');
-  if (name.length > NAME_MAX) throw invalid('name', `must be at most ${NAME_MAX} characters`);
-  return name;
-}
-
-/** Sanitised HTML that fits its TEXT column. */
-function termDescription(value: string | null | undefined): string {
-  return maxBytes('description', sanitizeRichText(value ?? ''), TEXT_BYTES_MAX);
-}
-
-/** A sent slug must be non-empty (the reference rejects `""`); null means "generate". */
-function checkSlug(value: string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
-  if (value.trim() === '') throw invalid('slug', 'must be a non-empty string');
-  return value;
-}
-
 /** Term writes need editor or above: 401 anonymous, 403 other roles. */
 function authorize(ctx: AppContext): void {
   assertCanManageTerms(ctx);
@@ -61,7 +43,7 @@ function authorize(ctx: AppContext): void {
  * The parent to store: null/0 is top level; otherwise an existing category that is neither the
  * term itself nor one of its descendants (that would cut the subtree off the tree).
  */
-async function checkParent(
+export async function checkTermParent(
   q: Queryable,
   taxonomy: Taxonomy,
   parent: number | null | undefined,
@@ -81,7 +63,7 @@ async function checkParent(
   return parent;
 }
 
-async function checkNameFree(
+export async function checkTermNameFree(
   q: Queryable,
   taxonomy: Taxonomy,
   name: string,
@@ -109,15 +91,13 @@ export async function createTerm(
   input: TermInput,
 ): Promise<TermRow> {
   if (input.name === null || input.name === undefined) throw new MissingParamError(['name']);
-  const name = checkName(input.name);
-  // The reference rejects a present-but-empty description on create.
-  if (input.description === '') throw invalid('description', 'must be a non-empty string');
-  const description = termDescription(input.description);
-  const slug = checkSlug(input.slug);
+  const name = checkTermName(input.name);
+  const description = checkNewTermDescription(input.description);
+  const slug = checkTermSlug(input.slug);
   const row = await transact(ctx.db, { names: nameLock(taxonomy, name) }, async (trx) => {
-    const parentId = await checkParent(trx, taxonomy, input.parent, null);
+    const parentId = await checkTermParent(trx, taxonomy, input.parent, null);
     authorize(ctx);
-    await checkNameFree(trx, taxonomy, name, parentId);
+    await checkTermNameFree(trx, taxonomy, name, parentId);
     const id = await insertTerm(trx, {
       taxonomy,
       name,
@@ -127,7 +107,7 @@ export async function createTerm(
     });
     return reload(trx, id);
   });
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   return row;
 }
 
@@ -138,28 +118,28 @@ export async function updateTerm(
   id: number,
   input: TermInput,
 ): Promise<TermRow> {
-  const name = has(input, 'name') ? checkName(input.name) : undefined;
-  const slug = has(input, 'slug') ? checkSlug(input.slug) : undefined;
+  const name = has(input, 'name') ? checkTermName(input.name) : undefined;
+  const slug = has(input, 'slug') ? checkTermSlug(input.slug) : undefined;
   const row = await transact(ctx.db, { names: nameLock(taxonomy, name) }, async (trx) => {
     const current = await findTermOf(trx, taxonomy, id, true);
     if (!current) throw notFound(taxonomy, id);
     const parentId = has(input, 'parent')
-      ? await checkParent(trx, taxonomy, input.parent, id)
+      ? await checkTermParent(trx, taxonomy, input.parent, id)
       : current.parent_id;
     authorize(ctx);
     const values: TermValues = {};
     if (name !== undefined) values.name = name;
-    if (has(input, 'description')) values.description = termDescription(input.description);
+    if (has(input, 'description')) values.description = checkTermDescription(input.description);
     if (has(input, 'parent')) values.parent_id = parentId;
     if (name !== undefined || has(input, 'parent'))
-      await checkNameFree(trx, taxonomy, name ?? current.name, parentId, id);
+      await checkTermNameFree(trx, taxonomy, name ?? current.name, parentId, id);
     // An explicit null slug regenerates it from the (new) name; an absent one keeps it.
     if (slug !== undefined)
       values.slug = await uniqueTermSlug(trx, taxonomy, slug, name ?? current.name, id);
     await updateTermRow(trx, id, values);
     return reload(trx, id);
   });
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   return row;
 }
 
@@ -176,6 +156,6 @@ export async function deleteTerm(
     await deleteTermRow(trx, id);
     return current;
   });
-  refreshLoaders(ctx);
+  ctx.resetLoaders();
   return row;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { DateTime } from 'luxon';
-import { formatSql } from '../lib/dates';
+import { formatSql } from '../lib';
 import {
   findCredentialWithUser,
   findLiveCredentialsByHash,
@@ -10,8 +10,7 @@ import {
   type CredentialRow,
   type CredentialTable,
 } from './store/credentials';
-import type { Queryable } from '../db/queryable';
-import type { UserRow } from '../db/rows';
+import type { Queryable, UserRow } from '../db';
 import { findUserById, findUserByLogin } from './store/users';
 
 /**

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
-import { forbidden, unauthenticated } from '../lib/errors';
-import type { PostRow } from '../db/rows';
+import { forbidden, unauthenticated } from '../lib';
+import type { PostRow } from '../db';
 import type { Viewer, ViewerUser } from './viewer';
 
 /**

@@ -2,12 +2,9 @@ import { DateTime } from 'luxon';
 import { chosenTokenExists, createApiToken } from './credentials';
 import { isRole, ROLES, type Role } from './roles';
 import type { ViewerUser } from './viewer';
-import type { Db } from '../db/knex';
-import { invalid } from '../lib/errors';
-import { formatSql } from '../lib/dates';
+import type { Db, Queryable, UserRow } from '../db';
+import { formatSql, invalid } from '../lib';
 import { countLiveCredentials } from './store/credentials';
-import type { Queryable } from '../db/queryable';
-import type { UserRow } from '../db/rows';
 import { countUsers, findFirstAdministrator, findUserByLogin, insertUser } from './store/users';
 
 /** Users: the first administrator of a fresh install, and the rules of new users (CLI). */

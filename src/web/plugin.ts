@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config/config';
+import type { Config } from '../config';
 import { etagOf, matchesEtag } from '../http/etag';
 import { requestInfo } from '../http/request-info';
-import { NAMESPACE } from '../lib/urls';
+import { NAMESPACE } from '../lib';
 
 /**
  * The upcoming-events web page at `/` (README "Web page"): a static HTML page, a script and a

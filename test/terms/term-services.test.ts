@@ -1,5 +1,6 @@
 import type { AppContext } from '../../src/context';
 import { InvalidParamError } from '../../src/lib/errors';
+import { wordpressCode } from '../../src/rest/errors';
 import { refreshTermCounts, termsForEvent } from '../../src/terms/terms';
 import { describeEachDb } from '../support/harness';
 import { addEvent, addTerm, eventWith } from '../support/term-fixtures';
@@ -85,10 +86,8 @@ describeEachDb('termsForEvent and refreshTermCounts', (env) => {
       await expect(failure).rejects.toBeInstanceOf(InvalidParamError);
       await failure.catch((err: InvalidParamError) => {
         expect(Object.keys(err.params)).toEqual([param]);
-        expect(err.extensions).toMatchObject({
-          code: 'BAD_USER_INPUT',
-          rest_code: 'rest_invalid_param',
-        });
+        expect(err).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'invalid_param' });
+        expect(wordpressCode(err)).toBe('rest_invalid_param');
       });
     }
     expect(await env.snapshot()).toBe(before);

@@ -204,7 +204,8 @@ describeEachDb('bulk import', (env) => {
   it('rolls a failing batch back entirely and keeps the batches before it', async () => {
     const l = await linked(env);
     const input = records(l, 25, 'Broken Gig');
-    // An organizer id that does not exist: the foreign key fails after the events were written.
+    // An organizer id that does not exist: refused inside the batch's transaction, as an event
+    // write refuses it, after earlier batches committed.
     input[15] = { ...input[15]!, organizer_ids: [987654321] };
     const before = { events: await count(env, 'events'), ids: await count(env, 'post_ids') };
     const progress: number[] = [];
@@ -215,6 +216,9 @@ describeEachDb('bulk import', (env) => {
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BulkImportError);
     expect((error as BulkImportError).message).toMatch(/^records 10–19 rolled back/);
+    expect((error as BulkImportError).message).toMatch(
+      /organizer \(987654321 is not the id of an existing organizer\)$/,
+    );
     expect(progress).toEqual([10]);
     expect(await count(env, 'events')).toBe(before.events + 10);
     expect(await count(env, 'post_ids')).toBe(before.ids + 10);
@@ -241,7 +245,7 @@ describeEachDb('bulk import', (env) => {
     );
     const tagAsCategory = [{ ...bad[0]!, category_ids: [(await linked(env)).tags[0]!] }];
     await expect(bulkImportEvents(env.db, env.config, tagAsCategory, { now: NOW })).rejects.toThrow(
-      /^record 0: categories unknown id/,
+      /^record 0: categories unknown categories id\(s\): \d+$/,
     );
     expect(await count(env, 'events')).toBe(before);
   });

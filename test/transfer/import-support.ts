@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli';
 import { eventIdsAfter } from '../../src/transfer/store/imports';
-import { directExecutor, eventsByIds, type ExportEvent } from '../../src/transfer/export-source';
+import { eventsByIds, userExportContext, type ExportEvent } from '../../src/transfer/export-source';
 import { ensureBuiltinAdmin } from '../../src/users/users';
 import { costText, storedWebsite } from '../../src/transfer/csv/columns';
 import type { TestEnv } from '../support/harness';
@@ -136,14 +136,14 @@ export async function createSample(env: TestEnv): Promise<Sample> {
 /** Every non-trashed event as the administrator reads it, in id order. */
 export async function allEvents(env: TestEnv): Promise<ExportEvent[]> {
   const admin = await ensureBuiltinAdmin(env.db, env.now);
-  const exec = directExecutor(env.db, env.config, admin, env.now);
+  const reader = userExportContext(env.db, env.config, admin, env.now);
   const out: ExportEvent[] = [];
   let after = 0;
   for (;;) {
     const ids = await eventIdsAfter(env.db, after, 200);
     if (!ids.length) return out;
     after = ids[ids.length - 1]!;
-    out.push(...(await eventsByIds(exec, ids)));
+    out.push(...(await eventsByIds(reader, ids)));
   }
 }
 

@@ -1,8 +1,12 @@
 import type { Knex } from 'knex';
 import { selectWithVenue, splitVenues, type EventsRead } from './event-reads';
-import { cachedTotal } from '../../db/list-counts';
-import { normalizeRows, type Queryable } from '../../db/queryable';
-import type { PostStatus, Taxonomy } from '../../db/rows';
+import {
+  cachedTotal,
+  normalizeRows,
+  type PostStatus,
+  type Queryable,
+  type Taxonomy,
+} from '../../db';
 
 /** The SQL of the `events` list: one resolved filter, a count and a page. */
 

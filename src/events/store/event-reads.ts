@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
-import { HotRead } from '../../db/hot-read';
-import { normalizeRow, type Queryable } from '../../db/queryable';
-import type { EventRow, VenueRow } from '../../db/rows';
+import { HotRead, normalizeRow, type EventRow, type Queryable, type VenueRow } from '../../db';
 
 /**
  * Events as reads answer them: each with its venue, a to-one relation, read in the same

@@ -1,6 +1,11 @@
-import { HotRead } from '../../db/hot-read';
-import { normalizeRows, type Queryable } from '../../db/queryable';
-import type { OrganizerRow, Taxonomy, TermRow } from '../../db/rows';
+import {
+  HotRead,
+  normalizeRows,
+  type OrganizerRow,
+  type Queryable,
+  type Taxonomy,
+  type TermRow,
+} from '../../db';
 
 /** The ordered links between events and organizers / terms. */
 

@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
-import { normalizeRow, normalizeRows, type Queryable } from '../../db/queryable';
-import type { PostRow, PostStatus } from '../../db/rows';
+import {
+  normalizeRow,
+  normalizeRows,
+  type PostRow,
+  type PostStatus,
+  type Queryable,
+} from '../../db';
 
 /**
  * Listing and name lookups for the records events link to: venues (through `events.venue_id`)
@@ -121,4 +126,29 @@ export async function findLiveByName<T extends PostRow>(
   if (description !== null) query.where('description', description);
   const row = await query.first();
   return row ? normalizeRow<T>(row) : undefined;
+}
+
+/**
+ * `findLiveByName` (without a description) for many names in one query, as imports resolve the
+ * venues and organizers of a thousand events at once: `lower(name) → id` of the oldest
+ * non-trashed record of each name.
+ */
+export async function findLiveIdsByNames(
+  q: Queryable,
+  table: LinkedTable,
+  names: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
+  if (lowered.length === 0) return out;
+  const rows: { id: number; title: string }[] = await q(table)
+    .select('id', 'title')
+    .whereRaw(`LOWER(title) IN (${lowered.map(() => '?').join(', ')})`, lowered)
+    .whereNot('status', 'trash')
+    .orderBy('id');
+  for (const r of rows) {
+    const key = r.title.toLowerCase();
+    if (!out.has(key)) out.set(key, Number(r.id));
+  }
+  return out;
 }

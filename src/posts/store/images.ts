@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { HotRead } from '../../db/hot-read';
+import { HotRead, normalizeRows, type ImageRow, type Queryable } from '../../db';
 import { allocateId } from './posts';
-import { normalizeRows, type Queryable } from '../../db/queryable';
-import type { ImageRow } from '../../db/rows';
 
 const BY_IDS = new HotRead((q, ids) =>
   q('images').select('id', 'url', 'extension', 'width', 'height').whereIn('id', ids),

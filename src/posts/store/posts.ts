@@ -1,6 +1,11 @@
-import { HotRead } from '../../db/hot-read';
-import type { PostRow, PostTable } from '../../db/rows';
-import { normalizeRow, normalizeRows, type Queryable } from '../../db/queryable';
+import {
+  HotRead,
+  normalizeRow,
+  normalizeRows,
+  type PostRow,
+  type PostTable,
+  type Queryable,
+} from '../../db';
 
 /** Shared access to the three post tables (events, venues, organizers). */
 

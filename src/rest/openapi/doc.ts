@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from '../../config/config';
-import { namespaceUrl } from '../../lib/urls';
+import type { Config } from '../../config';
+import { namespaceUrl } from '../../lib';
 import type { CompiledRoute } from '../compile';
 import { SECURITY_SCHEMES, openApiPaths } from './paths';
 import { componentSchemas } from './schemas';

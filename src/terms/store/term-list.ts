@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { normalizeRows, type Queryable } from '../../db/queryable';
-import type { Taxonomy, TermRow } from '../../db/rows';
+import { normalizeRows, type Queryable, type Taxonomy, type TermRow } from '../../db';
 import { likeEscape } from './terms';
 
 /** One page of a term list: the filters and ordering of `/categories` and `/tags`. */

@@ -1,6 +1,11 @@
-import { HotRead } from '../../db/hot-read';
-import { normalizeRow, normalizeRows, type Queryable } from '../../db/queryable';
-import type { Taxonomy, TermRow } from '../../db/rows';
+import {
+  HotRead,
+  normalizeRow,
+  normalizeRows,
+  type Queryable,
+  type Taxonomy,
+  type TermRow,
+} from '../../db';
 
 /** Reads and writes of single terms (categories and tags share the `terms` table). */
 

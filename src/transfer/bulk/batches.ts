@@ -1,7 +1,5 @@
-import type { Db, Dialect } from '../../db/knex';
-import { InvalidParamError } from '../../lib/errors';
-import { bumpListGeneration } from '../../db/list-counts';
-import type { Queryable } from '../../db/queryable';
+import { bumpListGeneration, type Db, type Dialect, type Queryable } from '../../db';
+import { InvalidParamError } from '../../lib';
 
 /** How bulk writes are cut into batches, run, and how their failures are reported. */
 

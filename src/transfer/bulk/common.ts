@@ -1,39 +1,47 @@
-import type { Config } from '../../config/config';
-import type { Db } from '../../db/knex';
-import { InvalidParamError } from '../../lib/errors';
-import { utcToLocal } from '../../lib/dates';
-import { firstFreeSlug, toSlug } from '../../lib/slug';
+import type { Config } from '../../config';
+import type { Db, PostStatus, PostTable, Queryable, Taxonomy } from '../../db';
+import { EventDateReader, type EventWriter } from '../../events';
+import { firstFreeSlug } from '../../lib';
+import { checkAuthor, modifiedNow, slugsLike } from '../../posts';
+import { termSlugsLike } from '../../terms';
+import { ensureBuiltinAdmin, findUserById, isRole, viewerFor, type ViewerUser } from '../../users';
 import { takenSlugs, takenTermSlugs } from '../store/bulk';
-import { slugsLike } from '../../posts/store/posts';
-import type { Queryable } from '../../db/queryable';
-import { LISTABLE_STATUSES, type PostStatus, type PostTable, type Taxonomy } from '../../db/rows';
-import { termSlugsLike } from '../../terms/store/terms';
 import type { BulkOptions } from './batches';
-import { modifiedNow, requireText, richText } from '../../posts/fields';
-import { ensureBuiltinAdmin } from '../../users/users';
 
-/** The record rules bulk writers of events, venues, organizers and terms share. */
+/**
+ * What bulk writers of events, venues, organizers and terms share. The rules themselves are the
+ * domains' (`events/rules.ts`, `places/rules.ts`, `terms/rules.ts`): a bulk record is checked
+ * exactly as a single write of the same fields by the import's author.
+ */
 
 /** Publishing fields every bulk post record may carry (events, venues, organizers). */
 export interface BulkPublishing {
   slug?: string | null;
   description?: string | null;
   excerpt?: string | null;
-  /** Default `publish`; `trash` is not importable. */
+  /** Default `publish` (for an author who may publish); `trash` is not importable. */
   status?: PostStatus | null;
-  author_id?: number | null;
-  /** Publication instant, UTC `YYYY-MM-DD HH:MM:SS`; default: the import's clock. */
+  /** Publication instant, UTC; default: the import's clock. */
   date_utc?: string | null;
 }
 
-const SQL_DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-
-/** What every record of one import shares: its author default and its write stamps. */
+/** What every record of one import shares: its author, clock and write stamps. */
 export interface ImportContext {
   config: Config;
   author: number;
-  /** `modified`/`modified_utc` of the import, also the default publication date. */
+  /** The author as a single write's caller, for the field rules (status scale-back, …). */
+  writer: EventWriter;
+  /** `modified`/`modified_utc` of the import. */
   stamps: { modified: string; modified_utc: string };
+}
+
+/** The import's author: `authorId` (an existing user), else the built-in administrator. */
+async function authorOf(db: Db, options: BulkOptions, now: Date): Promise<ViewerUser> {
+  if (options.authorId === undefined) return ensureBuiltinAdmin(db, now);
+  const id = await checkAuthor(db, options.authorId);
+  const row = await findUserById(db, id);
+  const role = row && isRole(row.role) ? row.role : 'subscriber';
+  return { id, login: row?.login ?? '', role };
 }
 
 export async function importContext(
@@ -42,64 +50,19 @@ export async function importContext(
   options: BulkOptions,
 ): Promise<ImportContext> {
   const now = options.now ?? new Date();
-  const author = options.authorId ?? (await ensureBuiltinAdmin(db, now)).id;
-  return { config, author, stamps: modifiedNow(config.siteTimezone, now) };
-}
-
-/** The publishing columns of one record (title, slug and id are the caller's). */
-export function publishingColumns(
-  ctx: ImportContext,
-  record: BulkPublishing,
-): Record<string, unknown> {
-  const status = record.status ?? 'publish';
-  if (!LISTABLE_STATUSES.includes(status)) {
-    throw new InvalidParamError({ status: `must be one of ${LISTABLE_STATUSES.join(', ')}` });
-  }
-  const { config, stamps } = ctx;
-  let published = { date: stamps.modified, date_utc: stamps.modified_utc };
-  if (record.date_utc) {
-    if (!SQL_DATE_TIME.test(record.date_utc)) {
-      throw new InvalidParamError({ date_utc: 'must be YYYY-MM-DD HH:MM:SS' });
-    }
-    published = {
-      date: utcToLocal(record.date_utc, config.siteTimezone),
-      date_utc: record.date_utc,
-    };
-  }
-  const excerpt = richText(record.excerpt);
-  // MySQL TEXT holds 65,535 bytes (single writes check the same).
-  if (Buffer.byteLength(excerpt) > 65535) {
-    throw new InvalidParamError({ excerpt: 'must be at most 65535 bytes' });
-  }
+  const author = await authorOf(db, options, now);
+  const zone = config.siteTimezone;
   return {
-    status,
-    description: richText(record.description),
-    excerpt,
-    author_id: record.author_id ?? ctx.author,
-    ...published,
-    ...stamps,
-    password: '',
-    image_id: null,
+    config,
+    author: author.id,
+    writer: {
+      viewer: viewerFor(author),
+      siteZone: zone,
+      now,
+      dates: new EventDateReader(zone, now),
+    },
+    stamps: modifiedNow(zone, now),
   };
-}
-
-/** A required plain-text name, at most `max` characters. */
-export function checkedName(field: string, value: string | null | undefined, max: number): string {
-  const text = requireText(field, value);
-  if (text.length > max && Array.from(text).length > max) {
-    throw new InvalidParamError({ [field]: `must be at most ${max} characters` });
-  }
-  return text;
-}
-
-/** The slug a record asks for, else one from its name (as single writes do). */
-export function slugBase(requested: string | null | undefined, name: string, fallback: string) {
-  if (requested) {
-    const slug = toSlug(requested);
-    if (slug === '') throw new InvalidParamError({ slug: 'must contain letters or digits' });
-    return slug;
-  }
-  return toSlug(name) || fallback;
 }
 
 /** Where slugs must be unique: a post table, or the terms of one taxonomy. */

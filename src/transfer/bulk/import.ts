@@ -1,28 +1,19 @@
-import type { Config } from '../../config/config';
-import { dialectOf, type Db } from '../../db/knex';
-import { InvalidParamError } from '../../lib/errors';
+import type { Config } from '../../config';
+import { dialectOf, type Db, type Queryable, type Taxonomy } from '../../db';
+import { eventFieldColumns, throwEventProblems, type EventChanges } from '../../events';
+import { assertOrganizersLinkable, assertVenuesLinkable } from '../../places';
+import { Problems, slugBase } from '../../posts';
+import { assertKnownTermIds, refreshTermCounts } from '../../terms';
 import { allocatePostIds, insertValues, termTaxonomies } from '../store/bulk';
-import type { Queryable } from '../../db/queryable';
 import { batchSizeOf, inBatch, pipeline, recordError, type BulkOptions } from './batches';
-import {
-  assignSlugs,
-  checkedName,
-  importContext,
-  publishingColumns,
-  slugBase,
-  type BulkPublishing,
-  type ImportContext,
-} from './common';
-import { EventDateReader } from './dates';
-import { parseCost } from '../../events/input-cost';
-import { checkWebsite } from '../../posts/fields';
-import { refreshTermCounts } from '../../terms/terms';
+import { assignSlugs, importContext, type BulkPublishing, type ImportContext } from './common';
 
 /**
  * Bulk import of events (seeding, CSV/ICS imports, the benchmark datasets): batched multi-row
  * inserts, one transaction per batch, term counts refreshed once at the end. Records carry
- * their venue, organizers and terms as ids already resolved; the same rules as single writes
- * apply to every field (dates in the event's time zone, sanitised HTML, unique slugs).
+ * their venue, organizers and terms as ids already resolved. Each record goes through the
+ * events domain's own normaliser (`eventFieldColumns`, the database-free part of a single
+ * write), and its links through the same checks as an event write's, a batch at a time.
  */
 
 export interface BulkEventRecord extends BulkPublishing {
@@ -61,6 +52,11 @@ export interface BulkEventOptions extends BulkOptions {
    * caller (one refresh at the end of many calls) instead of refreshing them itself.
    */
   deferredTermCounts?: Set<number>;
+  /**
+   * The columns `eventFieldColumns` already gave a record (importers check each record before
+   * writing it, by the same normaliser): used instead of normalising it a second time.
+   */
+  normalised?: (record: BulkEventRecord) => EventChanges | undefined;
 }
 
 export interface BulkResult {
@@ -80,10 +76,6 @@ interface PreparedEvent {
   tags: number[];
 }
 
-function flag(value: boolean | null | undefined): boolean {
-  return value === true;
-}
-
 /** The ids in order, each once (lists of a handful: no Set). */
 function unique(ids: readonly number[] | null | undefined): number[] {
   const out: number[] = [];
@@ -94,54 +86,61 @@ function unique(ids: readonly number[] | null | undefined): number[] {
 /** Validates one record and computes its columns; nothing touches the database here. */
 function prepare(
   ctx: ImportContext,
-  dates: EventDateReader,
   record: BulkEventRecord,
+  normalised?: EventChanges,
 ): PreparedEvent {
-  const title = checkedName('title', record.title, 500);
-  const website = checkWebsite('website', record.website);
-  if (website.length > 2048) throw new InvalidParamError({ website: 'is too long' });
+  const p = new Problems();
   // One object filled in place (imports build millions of them).
-  const columns = publishingColumns(ctx, record);
-  columns.title = title;
-  Object.assign(columns, dates.read(record), parseCost(record.cost ?? null));
-  columns.currency_code = '';
-  columns.website = website;
-  columns.show_map = flag(record.show_map);
-  columns.show_map_link = flag(record.show_map_link);
-  columns.hide_from_listings = flag(record.hide_from_listings);
-  columns.sticky = flag(record.sticky);
-  columns.featured = flag(record.featured);
+  const columns = (
+    normalised ? { ...normalised } : eventFieldColumns(ctx.writer, record, null, p)
+  ) as Record<string, unknown>;
+  const base = p.check(() => slugBase(record.slug, String(columns.title ?? '')));
+  throwEventProblems(p.params);
+  Object.assign(columns, ctx.stamps);
   columns.venue_id = record.venue_id ?? null;
-  columns.parent_id = null;
   return {
     columns,
-    slugBase: slugBase(record.slug, title, 'untitled'),
+    slugBase: base!,
     organizers: unique(record.organizer_ids),
     categories: unique(record.category_ids),
     tags: unique(record.tag_ids),
   };
 }
 
+const TAXONOMIES: [keyof PreparedEvent & ('categories' | 'tags'), Taxonomy][] = [
+  ['categories', 'category'],
+  ['tags', 'tag'],
+];
+
 /**
  * Term ids must be terms of the right taxonomy (the foreign key alone would accept a tag): one
  * query for the batch; the first record with an unknown category, else with an unknown tag, is
- * the one reported.
+ * the one reported, as an event write reports it.
  */
 async function checkTerms(q: Queryable, prepared: PreparedEvent[], offset: number): Promise<void> {
   const wanted = new Set<number>();
   for (const p of prepared) for (const id of [...p.categories, ...p.tags]) wanted.add(id);
   const taxonomies = await termTaxonomies(q, [...wanted]);
-  for (const [key, taxonomy] of [
-    ['categories', 'category'],
-    ['tags', 'tag'],
-  ] as const) {
-    const unknown = (p: PreparedEvent) => p[key].filter((id) => taxonomies.get(id) !== taxonomy);
-    const bad = prepared.findIndex((p) => unknown(p).length > 0);
-    if (bad >= 0) {
-      const ids = unknown(prepared[bad]!);
-      throw recordError(offset + bad, new InvalidParamError({ [key]: `unknown id(s) ${ids}` }));
-    }
+  for (const [key, taxonomy] of TAXONOMIES) {
+    const known = new Set([...taxonomies].filter(([, t]) => t === taxonomy).map(([id]) => id));
+    prepared.forEach((p, i) => {
+      try {
+        assertKnownTermIds(taxonomy, p[key], known);
+      } catch (error) {
+        throw recordError(offset + i, error);
+      }
+    });
   }
+}
+
+/**
+ * Venues and organizers must be live records, as in an event write. Checked inside the batch's
+ * transaction: a failure rolls the whole batch back.
+ */
+async function checkPlaces(q: Queryable, prepared: PreparedEvent[]): Promise<void> {
+  const venues = prepared.flatMap((p) => (p.columns.venue_id === null ? [] : [p.columns.venue_id]));
+  await assertVenuesLinkable(q, [...new Set(venues as number[])]);
+  await assertOrganizersLinkable(q, [...new Set(prepared.flatMap((p) => p.organizers))]);
 }
 
 /** Writes one batch inside `trx`; returns the new ids in record order. */
@@ -153,6 +152,7 @@ async function writeBatch(
   afterBatch?: BulkEventOptions['afterBatch'],
 ): Promise<number[]> {
   await checkTerms(trx, prepared, offset);
+  await checkPlaces(trx, prepared);
   const ids = await allocatePostIds(trx, dialectOf(config.databaseUrl), 'event', prepared.length);
   const slugs = await assignSlugs(
     trx,
@@ -205,7 +205,6 @@ export async function bulkImportEvents(
   const started = performance.now();
   const size = batchSizeOf(options, dialectOf(config.databaseUrl));
   const ctx = await importContext(db, config, options);
-  const dates = new EventDateReader(config.siteTimezone, options.now ?? new Date());
   const ids: number[] = [];
   const touchedTerms = options.deferredTermCounts ?? new Set<number>();
   const refreshCounts = options.deferredTermCounts ? async () => undefined : refreshTermCountsOf;
@@ -218,7 +217,7 @@ export async function bulkImportEvents(
     options.onProgress?.(ids.length, options.total ?? null);
   };
   try {
-    await pipeline(records, size, (r) => prepare(ctx, dates, r), write);
+    await pipeline(records, size, (r) => prepare(ctx, r, options.normalised?.(r)), write);
   } catch (error) {
     // Committed batches stay: their terms must count them even though the import stopped.
     await refreshCounts(db, [...touchedTerms]).catch(() => undefined);

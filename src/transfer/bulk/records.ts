@@ -1,37 +1,43 @@
-import type { Config } from '../../config/config';
-import { dialectOf, type Db } from '../../db/knex';
-import { InvalidParamError } from '../../lib/errors';
-import { allocatePostIds, insertRows, termIdsBySlug } from '../store/bulk';
-import type { Queryable } from '../../db/queryable';
-import type { Taxonomy } from '../../db/rows';
-import { existingTermIds } from '../../terms/store/terms';
-import { batches, batchSizeOf, inBatch, recordError, type BulkOptions } from './batches';
+import type { Config } from '../../config';
+import { dialectOf, type Db, type Queryable, type Taxonomy } from '../../db';
+import { invalid } from '../../lib';
 import {
-  assignSlugs,
-  checkedName,
-  importContext,
-  publishingColumns,
-  slugBase,
-  type BulkPublishing,
-} from './common';
-import { checkWebsite } from '../../posts/fields';
-import { coordinate, VENUE_TEXT_COLUMNS, type VenueFields } from '../../places/venues';
+  ORGANIZER_DEFAULTS,
+  VENUE_DEFAULTS,
+  checkPlaceName,
+  organizerColumns,
+  placeColumns,
+  venueColumns,
+  type OrganizerFields,
+  type VenueFields,
+} from '../../places';
+import { slugBase } from '../../posts';
+import {
+  checkNewTermDescription,
+  checkTermName,
+  checkTermNameFree,
+  checkTermParent,
+  checkTermSlug,
+  termSlugBase,
+} from '../../terms';
+import { allocatePostIds, insertRows, termIdsBySlug } from '../store/bulk';
+import { batches, batchSizeOf, inBatch, recordError, type BulkOptions } from './batches';
+import { assignSlugs, importContext, type BulkPublishing, type ImportContext } from './common';
 
 /**
- * Bulk creation of the records events link to: venues, organizers, categories and tags. Unlike
- * single writes these do not de-duplicate by name: an import creates what it is given (an
- * importer that wants reuse looks names up first). Each returns the new ids in record order.
+ * Bulk creation of the records events link to: venues, organizers, categories and tags, each
+ * record checked by its domain's rules as `create_venue` / `create_category` would check it.
+ * Unlike single writes these do not de-duplicate venues and organizers by name: an import
+ * creates what it is given (an importer that wants reuse looks names up first). Each returns
+ * the new ids in record order.
  */
 
 export interface BulkVenueRecord extends BulkPublishing, VenueFields {
   venue: string;
 }
 
-export interface BulkOrganizerRecord extends BulkPublishing {
+export interface BulkOrganizerRecord extends BulkPublishing, OrganizerFields {
   organizer: string;
-  phone?: string | null;
-  website?: string | null;
-  email?: string | null;
 }
 
 export interface BulkTermRecord {
@@ -42,61 +48,56 @@ export interface BulkTermRecord {
   parent_id?: number | null;
 }
 
-function venueColumns(r: BulkVenueRecord): Record<string, unknown> {
-  const cols: Record<string, unknown> = {};
-  for (const c of VENUE_TEXT_COLUMNS) cols[c] = r[c] ?? '';
-  return {
-    ...cols,
-    website: checkWebsite('website', r.website),
-    show_map: r.show_map ?? true,
-    show_map_link: r.show_map_link ?? true,
-    geo_lat: coordinate('geo_lat', r.geo_lat, 90),
-    geo_lng: coordinate('geo_lng', r.geo_lng, 180),
-  };
+interface PostKind<R> {
+  table: 'venues' | 'organizers';
+  resource: 'venue' | 'organizer';
+  name: (r: R) => string | null | undefined;
+  own: (r: R) => Record<string, unknown>;
+  defaults: Readonly<Record<string, unknown>>;
 }
 
-function organizerColumns(r: BulkOrganizerRecord): Record<string, unknown> {
-  return {
-    phone: r.phone ?? '',
-    website: checkWebsite('website', r.website),
-    email: r.email ?? '',
-  };
+/** The columns of a new venue/organizer, every one present (multi-row inserts need them all). */
+async function postColumns<R extends BulkPublishing>(
+  ctx: ImportContext,
+  kind: PostKind<R>,
+  r: R,
+): Promise<{ columns: Record<string, unknown>; base: string }> {
+  const title = checkPlaceName(kind.resource, kind.name(r));
+  const cols = await placeColumns(ctx.writer, r, true, kind.own, async () => ctx.author);
+  return { columns: { ...kind.defaults, ...cols, title }, base: slugBase(r.slug, title) };
 }
 
 /** Shared path of venues and organizers: validate a batch, then ids, slugs, one insert. */
 async function bulkCreatePosts<R extends BulkPublishing>(
   db: Db,
   config: Config,
-  table: 'venues' | 'organizers',
+  kind: PostKind<R>,
   records: Iterable<R> | AsyncIterable<R>,
-  nameOf: (r: R) => string | null | undefined,
-  own: (r: R) => Record<string, unknown>,
   options: BulkOptions,
 ): Promise<number[]> {
   const ctx = await importContext(db, config, options);
-  const type = table === 'venues' ? 'venue' : 'organizer';
   const ids: number[] = [];
   const size = batchSizeOf(options, dialectOf(config.databaseUrl));
   for await (const batch of batches(records, size)) {
     const offset = ids.length;
-    const prepared = batch.map((r, i) => {
+    const prepared: { columns: Record<string, unknown>; base: string }[] = [];
+    for (const [i, r] of batch.entries()) {
       try {
-        const title = checkedName(type, nameOf(r), 500);
-        const columns = { ...publishingColumns(ctx, r), title, ...own(r) };
-        return { columns, base: slugBase(r.slug, title, type) };
+        prepared.push(await postColumns(ctx, kind, r));
       } catch (error) {
         throw recordError(offset + i, error);
       }
-    });
+    }
     const write = async (trx: Queryable): Promise<number[]> => {
-      const newIds = await allocatePostIds(trx, dialectOf(config.databaseUrl), type, batch.length);
+      const dialect = dialectOf(config.databaseUrl);
+      const newIds = await allocatePostIds(trx, dialect, kind.resource, batch.length);
       const slugs = await assignSlugs(
         trx,
-        { table },
+        { table: kind.table },
         prepared.map((p) => p.base),
       );
       const rows = prepared.map((p, i) => ({ id: newIds[i], slug: slugs[i], ...p.columns }));
-      await insertRows(trx, table, rows);
+      await insertRows(trx, kind.table, rows);
       return newIds;
     };
     ids.push(...(await inBatch(db, offset, batch.length, write)));
@@ -105,13 +106,29 @@ async function bulkCreatePosts<R extends BulkPublishing>(
   return ids;
 }
 
+const VENUES: PostKind<BulkVenueRecord> = {
+  table: 'venues',
+  resource: 'venue',
+  name: (r) => r.venue,
+  own: venueColumns,
+  defaults: VENUE_DEFAULTS,
+};
+
+const ORGANIZERS: PostKind<BulkOrganizerRecord> = {
+  table: 'organizers',
+  resource: 'organizer',
+  name: (r) => r.organizer,
+  own: organizerColumns,
+  defaults: ORGANIZER_DEFAULTS,
+};
+
 export function bulkCreateVenues(
   db: Db,
   config: Config,
   records: Iterable<BulkVenueRecord> | AsyncIterable<BulkVenueRecord>,
   options: BulkOptions = {},
 ): Promise<number[]> {
-  return bulkCreatePosts(db, config, 'venues', records, (r) => r.venue, venueColumns, options);
+  return bulkCreatePosts(db, config, VENUES, records, options);
 }
 
 export function bulkCreateOrganizers(
@@ -120,20 +137,28 @@ export function bulkCreateOrganizers(
   records: Iterable<BulkOrganizerRecord> | AsyncIterable<BulkOrganizerRecord>,
   options: BulkOptions = {},
 ): Promise<number[]> {
-  return bulkCreatePosts(
-    db,
-    config,
-    'organizers',
-    records,
-    (r) => r.organizer,
-    organizerColumns,
-    options,
-  );
+  return bulkCreatePosts(db, config, ORGANIZERS, records, options);
+}
+
+interface PreparedTerm {
+  name: string;
+  description: string;
+  base: string;
+  parent: number | null | undefined;
+}
+
+/** A term's own fields, as `create_category` / `create_tag` check them before any query. */
+function prepareTerm(taxonomy: Taxonomy, r: BulkTermRecord): PreparedTerm {
+  const name = checkTermName(r.name);
+  const description = checkNewTermDescription(r.description);
+  const base = termSlugBase(checkTermSlug(r.slug), name, taxonomy);
+  return { name, description, base, parent: r.parent_id };
 }
 
 /**
- * Creates categories or tags (count 0: events linked later refresh it). Terms have their own
- * AUTO_INCREMENT ids; they are read back by their unique (taxonomy, slug).
+ * Creates categories or tags (count 0: events linked later refresh it). Parents and duplicate
+ * names are checked as single writes check them; terms have their own AUTO_INCREMENT ids and
+ * are read back by their unique (taxonomy, slug).
  */
 export async function bulkCreateTerms(
   db: Db,
@@ -146,20 +171,26 @@ export async function bulkCreateTerms(
     const offset = ids.length;
     const prepared = batch.map((r, i) => {
       try {
-        const name = checkedName('name', r.name, 200);
-        const parent = taxonomy === 'category' ? (r.parent_id ?? null) : null;
-        return { name, parent, base: slugBase(r.slug, name, taxonomy), r };
+        return prepareTerm(taxonomy, r);
       } catch (error) {
         throw recordError(offset + i, error);
       }
     });
     const write = async (trx: Queryable): Promise<number[]> => {
-      const parents = [...new Set(prepared.flatMap((p) => (p.parent === null ? [] : [p.parent])))];
-      const known = await existingTermIds(trx, 'category', parents);
-      const orphan = prepared.findIndex((p) => p.parent !== null && !known.has(p.parent));
-      if (orphan >= 0) {
-        const error = new InvalidParamError({ parent: 'must be an existing category id' });
-        throw recordError(offset + orphan, error);
+      const parents: (number | null)[] = [];
+      const batchNames = new Set<string>();
+      for (const [i, p] of prepared.entries()) {
+        try {
+          const parent = await checkTermParent(trx, taxonomy, p.parent, null);
+          await checkTermNameFree(trx, taxonomy, p.name, parent);
+          // Two records of the batch with one name under one parent: the second is a duplicate.
+          const key = `${parent ?? 0}|${p.name.toLowerCase()}`;
+          if (batchNames.has(key)) throw invalid('name', 'a term with this name already exists');
+          batchNames.add(key);
+          parents.push(parent);
+        } catch (error) {
+          throw recordError(offset + i, error);
+        }
       }
       const slugs = await assignSlugs(
         trx,
@@ -170,8 +201,8 @@ export async function bulkCreateTerms(
         taxonomy,
         name: p.name,
         slug: slugs[i],
-        description: p.r.description ?? '',
-        parent_id: p.parent,
+        description: p.description,
+        parent_id: parents[i],
         count: 0,
       }));
       await insertRows(trx, 'terms', rows);

@@ -1,10 +1,5 @@
-import type {
-  Collection,
-  ExportEvent,
-  ExportOrganizer,
-  ExportTerm,
-  ExportVenue,
-} from '../export-source';
+import type { Collection } from '../export-source';
+import type { ExportEvent, ExportOrganizer, ExportTerm, ExportVenue } from '../export-rows';
 
 /**
  * The CSV columns of each collection (README "CSV"), in order. Events are flattened: the venue's

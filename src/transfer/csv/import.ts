@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { parse, type CsvError } from 'csv-parse';
-import type { Config } from '../../config/config';
-import { globalId } from '../../lib/urls';
-import type { ImportItem, ImportOrganizer, ImportRecord, ImportVenue } from '../import-events';
+import type { Config } from '../../config';
+import { globalId } from '../../lib';
+import type { ImportItem, ImportOrganizer, ImportRecord, ImportVenue } from '../import/records';
 
 /**
  * `import:csv`: rows of a CSV file (the columns `export:csv` writes, README "CSV columns") as
@@ -16,8 +16,11 @@ export const REQUIRED_COLUMNS = ['title', 'start_date', 'end_date'] as const;
 
 /** The CSV column of an event field, for problem reports. */
 export function csvColumnOf(field: string): string {
-  return field === 'date_utc' ? 'published_utc' : field;
+  return COLUMN_OF[field] ?? field;
 }
+
+/** Fields whose column has another name (an event write's `organizer` is the `organizers` list). */
+const COLUMN_OF: Record<string, string> = { date_utc: 'published_utc', organizer: 'organizers' };
 
 const TRUE = new Set(['true', '1', 'yes', 'y']);
 const FALSE = new Set(['false', '0', 'no', 'n']);

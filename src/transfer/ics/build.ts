@@ -1,6 +1,6 @@
 import { ICalCalendar, ICalEvent, escape, foldLines, type ICalEventData } from 'ical-generator';
 import { DateTime } from 'luxon';
-import type { ExportEvent, ExportVenue } from '../export-source';
+import type { ExportEvent, ExportVenue } from '../export-rows';
 import { costText, storedWebsite } from '../csv/columns';
 import { isNamedZone, vtimezoneLines } from './timezones';
 

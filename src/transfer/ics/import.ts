@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
-import type { Config } from '../../config/config';
-import { SQL_FORMAT, canonicalZone } from '../../lib/dates';
+import type { Config } from '../../config';
+import { canonicalZone, SQL_FORMAT } from '../../lib';
 import { icsBlocks, type IcsBlock } from './read';
 import type {
   ImportItem,
@@ -9,7 +9,7 @@ import type {
   ImportProblem,
   ImportRecord,
   ImportVenue,
-} from '../import-events';
+} from '../import/records';
 
 /**
  * `import:ics`: the VEVENTs of an iCalendar file as import records, parsed with ical.js one
@@ -40,6 +40,7 @@ const COLUMNS: Record<string, string> = {
   venue_lat: 'GEO',
   venue_lng: 'GEO',
   organizers: 'ORGANIZER',
+  organizer: 'ORGANIZER',
   categories: 'CATEGORIES',
 };
 

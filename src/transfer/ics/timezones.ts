@@ -1,5 +1,5 @@
 import { IANAZone } from 'luxon';
-import { zoneAbbr } from '../../lib/dates';
+import { zoneAbbr } from '../../lib';
 
 /**
  * VTIMEZONE components (RFC 5545 §3.6.5) from the same tzdb data the service converts dates

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { clientDialect, type Dialect } from '../../db/knex';
-import type { Queryable } from '../../db/queryable';
-import type { PostTable, Taxonomy } from '../../db/rows';
+import {
+  clientDialect,
+  type Dialect,
+  type PostTable,
+  type Queryable,
+  type Taxonomy,
+} from '../../db';
 
 /**
  * Multi-row writes for bulk imports. Every function runs inside the caller's transaction and

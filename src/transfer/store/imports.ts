@@ -1,6 +1,5 @@
 import { insertRows } from './bulk';
-import type { Queryable } from '../../db/queryable';
-import type { LinkedTable } from '../../places/store/linked-post-list';
+import type { Queryable } from '../../db';
 
 /**
  * SQL of imports and exports (`src/transfer/import-events.ts`, `src/cli/export.ts`): the
@@ -41,30 +40,6 @@ export async function nativeEventIds(q: Queryable, ids: readonly number[]): Prom
     .whereIn('events.id', [...new Set(ids)])
     .whereNull('event_import_uids.event_id');
   return new Set(rows.map((r) => Number(r.id)));
-}
-
-/**
- * Non-trashed venues or organizers whose name is one of `names` (case-insensitive), oldest
- * first: `lower(name) → id` of the first of each name.
- */
-export async function findLiveIdsByNames(
-  q: Queryable,
-  table: LinkedTable,
-  names: readonly string[],
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
-  if (lowered.length === 0) return out;
-  const rows: { id: number; title: string }[] = await q(table)
-    .select('id', 'title')
-    .whereRaw(`LOWER(title) IN (${lowered.map(() => '?').join(', ')})`, lowered)
-    .whereNot('status', 'trash')
-    .orderBy('id');
-  for (const r of rows) {
-    const key = r.title.toLowerCase();
-    if (!out.has(key)) out.set(key, Number(r.id));
-  }
-  return out;
 }
 
 /** The next `limit` non-trashed event ids after `after`, ascending. */

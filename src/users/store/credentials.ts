@@ -1,5 +1,4 @@
-import type { Queryable } from '../../db/queryable';
-import type { UserRow } from '../../db/rows';
+import type { Queryable, UserRow } from '../../db';
 
 /** API tokens and application passwords: the same shape in two tables. */
 export type CredentialTable = 'api_tokens' | 'app_passwords';

@@ -1,5 +1,4 @@
-import type { Queryable } from '../../db/queryable';
-import type { UserRow } from '../../db/rows';
+import type { Queryable, UserRow } from '../../db';
 
 export async function findUserById(q: Queryable, id: number): Promise<UserRow | undefined> {
   return q('users').where({ id }).first();

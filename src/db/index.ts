@@ -1,0 +1,22 @@
+/** The door of src/db: the Knex instance, row types, transactions and the migration runner. */
+export { describeDbError, isDatabaseUnavailable } from './errors';
+export { HotRead } from './hot-read';
+export { clientDialect, createDb, dialectOf, redactedUrl, type Db, type Dialect } from './knex';
+export { bumpListGeneration, cachedTotal } from './list-counts';
+export { migrateLatest, pendingMigrations } from './migrate';
+export { normalizeRow, normalizeRows, type Queryable } from './queryable';
+export { transact, type NameLock } from './retry';
+export {
+  LISTABLE_STATUSES,
+  type EventRow,
+  type ImageRow,
+  type OrganizerRow,
+  type PostRow,
+  type PostStatus,
+  type PostTable,
+  type Taxonomy,
+  type TermRow,
+  type UserRow,
+  type VenueRow,
+} from './rows';
+export { StartupError, migrateWhenReachable } from './startup';

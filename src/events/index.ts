@@ -1,0 +1,41 @@
+/** The door of src/events: the events list, single reads, writes and their JSON-LD. */
+export { emptyCostDetails, formatCost } from './cost';
+export {
+  eventFieldColumns,
+  throwEventProblems,
+  type EventChanges,
+  type EventFields,
+  type EventInput,
+  type EventWriter,
+} from './input';
+export { parseCost } from './input-cost';
+export {
+  EventDateReader,
+  checkZone,
+  eventDates,
+  type EventDateColumns,
+  type EventDateInput,
+} from './input-dates';
+export { eventJsonLd } from './json-ld';
+export type { EventListArgs } from './list-args';
+export { organizerJsonLd, stateProvinceOf, venueJsonLd } from './place-json-ld';
+export { getEvent, getEventBySlug, isRedacted, listEvents } from './queries';
+export { findEventsByIds } from './store/event-reads';
+export { linkedOrganizers, linkedTerms, type Linked } from './store/links';
+export {
+  COST_REASON,
+  EMPTY_DATE,
+  END_BEFORE_START,
+  EVENT_COST_MAX,
+  EVENT_DESCRIPTION_BYTES_MAX,
+  EVENT_EXCERPT_BYTES_MAX,
+  EVENT_FLAGS,
+  EVENT_PASSWORD_MAX,
+  EVENT_REQUIRED,
+  EVENT_TITLE_MAX,
+  NOT_A_DATE,
+  ZONE_REASON,
+  checkEventTitle,
+  checkEventWebsite,
+} from './rules';
+export { createEvent, deleteEvent, updateEvent } from './writes';

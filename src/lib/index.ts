@@ -1,0 +1,30 @@
+/** The door of src/lib: small tools with no room of their own (dates, urls, slugs, html, errors). */
+export {
+  SQL_FORMAT,
+  canonicalZone,
+  dateDetails,
+  formatSql,
+  fromSql,
+  isValidZone,
+  localToUtc,
+  nowIn,
+  parseDateInput,
+  toIsoWithOffset,
+  utcToLocal,
+  zoneAbbr,
+} from './dates';
+export { COSTS, Rng, clock, day } from './demo-data';
+// Every export of errors.ts is public (the domain errors each transport maps), so all pass.
+export * from './errors';
+export { sanitizeRichText } from './html';
+export { primeAll } from './prime';
+export { firstFreeSlug, toSlug } from './slug';
+export {
+  NAMESPACE,
+  encodedQuery,
+  globalId,
+  namespaceUrl,
+  publicUrl,
+  readableQuery,
+  restUrl,
+} from './urls';

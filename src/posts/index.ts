@@ -1,0 +1,37 @@
+/** The door of src/posts: the publishing kernel events, venues and organizers share. */
+export {
+  MEDIUMTEXT_BYTES_MAX,
+  TEXT_BYTES_MAX,
+  TEXT_MAX,
+  TITLE_MAX,
+  URL_MAX,
+  checkAuthor,
+  checkStatus,
+  checkWebsite,
+  effectiveStatus,
+  has,
+  maxBytes,
+  maxChars,
+  modifiedNow,
+  publishDates,
+  requireText,
+  resolveImage,
+  richText,
+  slugBase,
+  uniqueSlug,
+  type PublishingInput,
+} from './fields';
+export { envelope, paging, type Envelope, type Paging } from './paging';
+export { Problems, given } from './problems';
+export { asSingleRead, isSingleRead } from './single-read';
+export { findImagesByIds } from './store/images';
+export {
+  deletePost,
+  findById,
+  findByIds,
+  findBySlug,
+  insertPost,
+  slugsLike,
+  updatePost,
+} from './store/posts';
+export { assertReadable, canSee, listStatuses } from './visibility';

@@ -1,0 +1,33 @@
+/** The door of src/users: users, credentials, roles, permissions and the viewer. */
+export {
+  CredentialError,
+  createApiToken,
+  createAppPassword,
+  verifyAppPassword,
+  verifyToken,
+} from './credentials';
+export {
+  assertCanAttribute,
+  assertCanCreate,
+  assertCanDelete,
+  assertCanEdit,
+  assertCanManageTerms,
+  canEditRecord,
+  canPublish,
+} from './permissions';
+export { ROLES, isRole, type Role } from './roles';
+export {
+  findCredentialById,
+  listCredentials,
+  revokeCredential,
+  type CredentialTable,
+} from './store/credentials';
+export { findUserById, findUserByLogin, listUsers } from './store/users';
+export {
+  bootstrapAdmin,
+  checkRole,
+  ensureBuiltinAdmin,
+  insertNewUser,
+  type BootstrapResult,
+} from './users';
+export { ANONYMOUS, seesUnpublished, viewerFor, type Viewer, type ViewerUser } from './viewer';
