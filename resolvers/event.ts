@@ -9,22 +9,22 @@ import {
   isRedacted,
   listEvents,
 } from '../src/events';
-import { dateDetails, globalId, isValidZone, publicUrl, restUrl, zoneAbbr } from '../src/lib';
+import { dateDetails, globalId, isValidZone, restUrl, zoneAbbr } from '../src/lib';
 import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/db';
-import { asSingleRead, canSee, isSingleRead } from '../src/posts';
+import { asSingleRead, canSee, isSingleRead, pageUrl } from '../src/posts';
 
 /** `events`, `event`, `event_by_slug` and every `Event` field. Rows come from the services. */
 
 /** An `Event` field over its row; `EventResolvers` checks `T` against the SDL where it is used. */
 type Field<T> = (row: EventRow, args: unknown, ctx: AppContext) => T | Promise<T>;
 
-/** A field that a password-protected event hides in lists (CONTRACT §6). */
+/** A field that a password-protected event hides in lists (docs/contract.md §9). */
 function guarded<T>(redacted: T, field: Field<T>): Field<T> {
   return (row, args, ctx) => (isRedacted(ctx, row) ? redacted : field(row, args, ctx));
 }
 
 function eventUrl(ctx: AppContext, row: EventRow): string {
-  return publicUrl(ctx.config, `event/${row.slug}/`);
+  return pageUrl(ctx.config, 'event', row.slug);
 }
 
 /** Abbreviation at the start instant; fixed offsets (`UTC+5`) have none but their own name. */

@@ -5,10 +5,10 @@ import type {
   VenueEventsArgs,
 } from '../src/graphql/generated/resolvers-types';
 import { listEvents, stateProvinceOf, venueJsonLd } from '../src/events';
-import { globalId, publicUrl } from '../src/lib';
+import { globalId } from '../src/lib';
 import type { PostRow } from '../src/db';
 import { createVenue, deleteVenue, listVenues, readVenue, updateVenue } from '../src/places';
-import { isSingleRead } from '../src/posts';
+import { isSingleRead, pageUrl } from '../src/posts';
 
 /**
  * Fields venues and organizers resolve alike (the SDL gives them the same types; `Venue` and
@@ -18,8 +18,7 @@ import { isSingleRead } from '../src/posts';
 export function linkedPostFields(path: 'venue' | 'organizer') {
   return {
     author: (row: PostRow) => String(row.author_id),
-    url: (row: PostRow, _args: unknown, ctx: AppContext) =>
-      publicUrl(ctx.config, `${path}/${row.slug}/`),
+    url: (row: PostRow, _args: unknown, ctx: AppContext) => pageUrl(ctx.config, path, row.slug),
     image: async (row: PostRow, _args: unknown, ctx: AppContext) =>
       row.image_id === null ? null : ((await ctx.loaders.image.load(row.image_id)) ?? null),
     global_id: (row: PostRow, _args: unknown, ctx: AppContext) => globalId(ctx.config, row.id),

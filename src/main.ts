@@ -10,9 +10,9 @@ import { bootstrapAdmin, type BootstrapResult } from './users';
 
 /**
  * The process: configuration → database (retried while unreachable) → migrations → HTTP server;
- * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (README "Limits and
- * guarantees"). With WORKERS>1 the first steps run once in the cluster primary, and the workers
- * it forks only serve (src/cluster.ts).
+ * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (docs/operations.md
+ * "Start-up and shutdown"). With WORKERS>1 the first steps run once in the cluster primary, and the workers
+ * it forks only serve (src/http/cluster.ts).
  */
 
 /**

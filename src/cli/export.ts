@@ -28,7 +28,7 @@ import { JSON_OPTION, usageError, type Command, type CommandContext } from './co
 import { progress, rate } from './import-progress';
 
 /**
- * `export:csv [FILE]` and `export:ics [FILE]` (README "Import and export"): every non-trashed
+ * `export:csv [FILE]` and `export:ics [FILE]` (docs/import-export.md): every non-trashed
  * event (drafts, hidden and password-protected ones included, unredacted: it runs as the
  * administrator), streamed a page at a time in id order (a keyset walk: constant memory and
  * time per page at any size), to FILE or standard output (`-` or no FILE; then run

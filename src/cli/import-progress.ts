@@ -15,7 +15,7 @@ export interface Progress {
   stop(): void;
 }
 
-export function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
+function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
   return stream.isTTY === true && process.env.CI !== 'true';
 }
 

@@ -20,14 +20,14 @@ import {
 import { importSummaryLine, problemLine, progress, rate } from './import-progress';
 
 /**
- * `import:csv FILE` and `import:ics FILE` (README "Import and export"): events from a file,
+ * `import:csv FILE` and `import:ics FILE` (docs/import-export.md): events from a file,
  * streamed, through the import engine (`src/transfer/import-events.ts`). Problems go to
  * standard error as `FILE:LINE: column: reason` while the good rows import; the summary goes
  * to standard output (`--json`: as JSON). Exit code 0 when every row imported, 1 when some
  * failed (or the file could not be read at all), 2 for usage errors.
  */
 
-export function readableFile(values: Record<string, unknown>): string {
+function readableFile(values: Record<string, unknown>): string {
   const file = values.file;
   if (typeof file !== 'string' || file === '') throw usageError('FILE is required.');
   let stat: fs.Stats;

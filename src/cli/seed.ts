@@ -6,7 +6,7 @@ import { importSummaryLine, problemLine, progress, rate } from './import-progres
 import { DEMO_CATEGORIES, demoRecords } from './seed-data';
 
 /**
- * `seed:demo --events N [--seed S]` (README "Import and export"): a deterministic demo calendar
+ * `seed:demo --events N [--seed S]` (docs/import-export.md): a deterministic demo calendar
  * (`seed-data.ts`) through the import engine and its bulk path. Events carry stable keys
  * (`demo:<seed>:<n>`), so running it again updates the same events instead of adding more.
  */

@@ -19,7 +19,9 @@ export interface Config {
   dbStartupTimeoutMs: number;
   /** SIGTERM/SIGINT: in-flight requests get this many ms to finish before the process exits. */
   shutdownTimeoutMs: number;
-  /** Processes serving the API (`node:cluster`, src/cluster.ts); 1: one process, no cluster. */
+  /**
+   * Processes serving the API (`node:cluster`, src/http/cluster.ts); 1: one process, no cluster.
+   */
   workers: number;
   /** Bearer token of the first administrator, used only when the users table is empty. */
   adminToken?: string;
@@ -45,7 +47,7 @@ export interface Config {
   namespaceAliases: string[];
   /** The SOFA view (`{api_root}/calendar/rest`) also exposes mutations; read-only otherwise. */
   sofaMutations: boolean;
-  /** Limits and security (README "Limits and guarantees"); `src/http/` applies them. */
+  /** Limits and security (docs/security.md); `src/http/` applies them. */
   /** Longest list accepted in a parameter or GraphQL variable. */
   maxArrayLength: number;
   /** GraphQL: deepest selection, highest cost, most aliases, most tokens per document. */
@@ -74,7 +76,7 @@ export interface Config {
   metricsToken?: string;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}

@@ -12,5 +12,5 @@ function findProjectRoot(start: string): string {
   return dir;
 }
 
-export const projectRoot = findProjectRoot(__dirname);
+const projectRoot = findProjectRoot(__dirname);
 export const schemaDir = path.join(projectRoot, 'schema');

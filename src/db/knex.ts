@@ -20,8 +20,8 @@ export interface DbOptions {
 }
 
 /** Defaults of DB_CONNECT_TIMEOUT_MS and DB_ACQUIRE_TIMEOUT_MS (src/config/config.ts). */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-export const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000;
 
 /** The dialect a `DATABASE_URL` designates. */
 export function dialectOf(databaseUrl: string): Dialect {
@@ -29,7 +29,7 @@ export function dialectOf(databaseUrl: string): Dialect {
 }
 
 /** Prepared statements a MySQL connection keeps (hot-read.ts); the least recently used is closed. */
-export const PREPARED_PER_CONNECTION = 100;
+const PREPARED_PER_CONNECTION = 100;
 
 /** The dialect of a Knex instance or transaction, as its client says. */
 export function clientDialect(q: Pick<Knex, 'client'>): Dialect {
@@ -48,7 +48,7 @@ interface SqliteStatement {
 }
 
 /** Prepared statements kept per connection; past this, the least recently used is dropped. */
-export const SQLITE_STATEMENT_CACHE = 500;
+const SQLITE_STATEMENT_CACHE = 500;
 
 /**
  * Knex prepares every statement anew at each call; the texts are few (the builder emits the same

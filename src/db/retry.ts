@@ -5,8 +5,8 @@ import { lockNameKeys, nameLockKey } from './name-locks';
 import type { Queryable } from './queryable';
 
 /**
- * The one way services open a write transaction. Concurrency rules (README "Limits and
- * guarantees"):
+ * The one way services open a write transaction. Concurrency rules (docs/operations.md
+ * "Concurrent writes"):
  *
  * - A write is one transaction; a failed write rolls back whole.
  * - Updates and deletes lock the record they change first (`SELECT … FOR UPDATE`; SQLite has a

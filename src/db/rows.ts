@@ -1,14 +1,6 @@
 /** Row shapes as the repositories return them: booleans and numbers already normalised. */
 
 export type PostStatus = 'publish' | 'future' | 'draft' | 'pending' | 'private' | 'trash';
-export const POST_STATUSES: readonly PostStatus[] = [
-  'publish',
-  'future',
-  'draft',
-  'pending',
-  'private',
-  'trash',
-];
 /** Statuses a caller may ask for in a list (`trash` never lists). */
 export const LISTABLE_STATUSES: readonly PostStatus[] = [
   'publish',

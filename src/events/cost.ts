@@ -1,5 +1,5 @@
 /**
- * Cost parsing and formatting (CONTRACT §2.1 `cost`, `cost_details`).
+ * Cost parsing and formatting (docs/contract.md §4, Event: `cost`, `cost_details`).
  *
  * The stored cost is the text the client sent: one string (`15`, `$15`, `20$`, `Free`,
  * `10 - 20`) or a list, stored either as a JSON array of strings or as comma-separated text.

@@ -12,7 +12,6 @@ export { parseCost } from './input-cost';
 export {
   EventDateReader,
   checkZone,
-  eventDates,
   type EventDateColumns,
   type EventDateInput,
 } from './input-dates';

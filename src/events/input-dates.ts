@@ -13,7 +13,7 @@ import { has } from '../posts';
 import { EMPTY_DATE, END_BEFORE_START, NOT_A_DATE, ZONE_REASON } from './rules';
 
 /**
- * The start/end/time-zone fields of event writes (CONTRACT §4 "Event dates"), for single
+ * The start/end/time-zone fields of event writes (docs/contract.md §7 "Event dates"), for single
  * writes, the bulk path and imports alike. Given dates are read in the event's time zone;
  * stored dates not given are kept as wall-clock times, so a new `timezone` alone re-interprets
  * them (and moves the UTC instants). All-day events span 00:00:00 of the start date to
@@ -187,17 +187,4 @@ export class EventDateReader {
     const wall = formatSql(dt);
     return { wall, ms: fromSql(wall, zone).toMillis() };
   }
-}
-
-/**
- * Start/end columns of a single write: `current` is the stored event on update, null on
- * create. The bulk path and imports keep one `EventDateReader` for the whole run instead.
- */
-export function eventDates(
-  input: EventDateInput,
-  current: EventRow | null,
-  site: string,
-  now: Date,
-): EventDateColumns | Record<string, never> {
-  return new EventDateReader(site, now).change(input, current);
 }

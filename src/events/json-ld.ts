@@ -1,11 +1,15 @@
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../config';
 import { formatCost } from './cost';
-import { publicUrl, toIsoWithOffset } from '../lib';
+import { toIsoWithOffset } from '../lib';
+import { pageUrl } from '../posts';
 import { organizerJsonLd, venueJsonLd, type JsonLd } from './place-json-ld';
 import type { EventRow, ImageRow, OrganizerRow, VenueRow } from '../db';
 
-/** The schema.org Event of a single event read (CONTRACT §2.5), built from our own data. */
+/**
+ * The schema.org Event of a single event read (docs/contract.md §4, json_ld), built from our own
+ * data.
+ */
 
 export interface EventJsonLdParts {
   /** The event's venue when it is visible to the caller. */
@@ -65,7 +69,7 @@ function compact(doc: JsonLd): JsonLd {
 }
 
 export function eventJsonLd(config: Config, row: EventRow, parts: EventJsonLdParts): JsonLd {
-  const url = publicUrl(config, `event/${row.slug}/`);
+  const url = pageUrl(config, 'event', row.slug);
   const zone = zoneOf(row);
   return compact({
     '@context': 'http://schema.org',

@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../config';
 import type { OrganizerRow, VenueRow } from '../db';
-import { publicUrl } from '../lib';
+import { pageUrl } from '../posts';
 
 /**
  * schema.org descriptions of venues (Place) and organizers (Person). They carry no `@context`:
@@ -50,7 +50,7 @@ export function venueJsonLd(config: Config, venue: VenueRow): JsonLd {
     '@type': 'Place',
     name: venue.title,
     description: plainText(venue.description),
-    url: publicUrl(config, `venue/${venue.slug}/`),
+    url: pageUrl(config, 'venue', venue.slug),
     address: Object.keys(address).length ? { '@type': 'PostalAddress', ...address } : null,
     geo: hasGeo
       ? { '@type': 'GeoCoordinates', latitude: venue.geo_lat, longitude: venue.geo_lng }

@@ -96,8 +96,8 @@ function echo(
 }
 
 /**
- * Protected details are hidden (CONTRACT §6) unless the caller may edit the event or this is a
- * single read that already checked the password.
+ * Protected details are hidden (docs/contract.md §9) unless the caller may edit the event or this
+ * is a single read that already checked the password.
  */
 export function isRedacted(ctx: AppContext, row: EventRow): boolean {
   return row.password !== '' && !isSingleRead(row) && !canEditRecord(ctx.viewer, row);

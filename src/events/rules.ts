@@ -36,7 +36,6 @@ export const EVENT_FLAGS = [
   'sticky',
   'featured',
 ] as const;
-export type EventFlag = (typeof EVENT_FLAGS)[number];
 
 export const ZONE_REASON = 'must be a time zone such as "Europe/Paris", "UTC" or "UTC+2"';
 export const NOT_A_DATE = 'is not a date';

@@ -17,11 +17,11 @@ import { nameLocks, venueRowForEvent, type EventVenueInput } from '../places';
 import { lockTermRows, moveTermCounts } from '../terms';
 
 /**
- * Event writes (CONTRACT §4). Each runs in one transaction that validates everything before or
- * while writing, so a rejected write changes nothing; an update's fresh row is read after the
- * commit, a create answers with what its transaction wrote and read.
- * Order of checks: unknown event (404), invalid input (400), then who may
- * write (401 anonymous, 403 not allowed — `auth/permissions`), then the trash (410).
+ * Event writes (docs/contract.md §7). Each runs in one transaction that validates everything before
+ * or while writing, so a rejected write changes nothing; an update's fresh row is read after the
+ * commit, a create answers with what its transaction wrote and read. Order of checks: unknown event
+ * (404), invalid input (400), then who may write (401 anonymous, 403 not allowed —
+ * `src/users/permissions.ts`), then the trash (410).
  */
 
 /** How a write finds its event: by id or by slug (the slug routes). */
@@ -64,7 +64,7 @@ function storedAsGiven(row: EventRow): boolean {
   return Object.values(row).every((v) => typeof v !== 'string' || !LONE_SURROGATE.test(v));
 }
 
-/** Changes only the fields present in `input` (CONTRACT §4, partial updates). */
+/** Changes only the fields present in `input` (docs/contract.md §7, partial updates). */
 export async function updateEvent(
   ctx: AppContext,
   key: EventKey,

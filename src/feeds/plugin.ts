@@ -41,8 +41,8 @@ import {
 } from '../transfer';
 
 /**
- * Exports over HTTP, next to the REST routes of `{api_root}/<namespace>` (README "iCalendar
- * feeds" and "CSV over HTTP"):
+ * Exports over HTTP, next to the REST routes of `{api_root}/<namespace>` (docs/feeds.md:
+ * "iCalendar feeds" and "CSV over HTTP"):
  *
  * - `GET /events.ics` — an iCalendar feed of the events `GET /events` would list with the same
  *   parameters (filters, default date window, visibility), every page up to `limit` events
@@ -62,8 +62,8 @@ type Enveloped = ReturnType<
   YogaServerInstance<Record<string, unknown>, AppContext>['getEnveloped']
 >;
 
-export const FEED_LIMIT_DEFAULT = 1000;
-export const FEED_LIMIT_MAX = 5000;
+const FEED_LIMIT_DEFAULT = 1000;
+const FEED_LIMIT_MAX = 5000;
 
 class Reject extends Error {
   constructor(readonly error: RestError) {

@@ -15,7 +15,7 @@ import { InvalidParamError } from '../lib';
 import { toGraphQLError } from './errors';
 
 /**
- * Limits on GraphQL documents and variables (README "Limits and guarantees"), with the
+ * Limits on GraphQL documents and variables (docs/graphql.md "Limits"), with the
  * well-kept rules of GraphQL Armor:
  *
  * - tokens (`GRAPHQL_MAX_TOKENS`), checked while parsing, so a huge document is refused before

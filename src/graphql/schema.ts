@@ -6,7 +6,7 @@ import { resolvers } from '../../resolvers';
 import { schemaDir } from '../config';
 
 /** The SDL files, in a stable order. */
-export function loadTypeDefs(): string[] {
+function loadTypeDefs(): string[] {
   return fs
     .readdirSync(schemaDir)
     .filter((f) => f.endsWith('.graphql'))

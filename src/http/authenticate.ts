@@ -11,7 +11,7 @@ import {
 } from '../users';
 
 /**
- * Who is calling (CONTRACT §6): no `Authorization` header → anonymous; `Bearer <token>` or
+ * Who is calling (docs/contract.md §9): no `Authorization` header → anonymous; `Bearer <token>` or
  * `Basic base64(login:application-password)` → that user. Anything else sent — another scheme, a
  * malformed value, an unknown, wrong or revoked secret — is rejected with UNAUTHENTICATED (401),
  * never treated as anonymous.

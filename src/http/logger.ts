@@ -70,7 +70,7 @@ interface ErrorLog {
   stack?: string;
 }
 
-export function serializeError(error: unknown): ErrorLog {
+function serializeError(error: unknown): ErrorLog {
   if (!(error instanceof Error)) return { type: typeof error, message: scrub(String(error)) };
   const code = (error as { code?: unknown }).code;
   return {

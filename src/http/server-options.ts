@@ -5,8 +5,8 @@ import { restError } from '../rest/errors';
 import { securityHeaders } from './security-headers';
 
 /**
- * node:http settings for the limits that only the HTTP parser can enforce (README "Limits and
- * guarantees"): `maxHeaderSize` bounds the request line and headers together (MAX_HEADER_BYTES;
+ * node:http settings for the limits that only the HTTP parser can enforce (docs/security.md
+ * "Request limits"): `maxHeaderSize` bounds the request line and headers together (MAX_HEADER_BYTES;
  * beyond → 431), `requestTimeout` bounds the time to receive a whole request (slow clients) and
  * `headersTimeout` the time to receive its headers. Use as
  * `answerClientErrors(createServer(serverOptions(config), app.yoga), config)`.

@@ -41,7 +41,7 @@ export interface AppOptions {
   logger?: Logger;
   /**
    * Create the first administrator when there is none (default true). Cluster workers pass false:
-   * their primary did it once, before forking (src/cluster.ts).
+   * their primary did it once, before forking (src/http/cluster.ts).
    */
   bootstrap?: boolean;
 }

@@ -100,10 +100,6 @@ export function localToUtc(sql: string, zone: string): string {
   return formatSql(fromSql(sql, zone).toUTC());
 }
 
-export function utcToLocal(sql: string, zone: string): string {
-  return formatSql(fromSql(sql, 'UTC').setZone(zone));
-}
-
 /** ISO 8601 with offset, as JSON-LD wants it. */
 export function toIsoWithOffset(sql: string, zone: string): string {
   return fromSql(sql, zone).toISO({ suppressMilliseconds: true }) ?? '';

@@ -3,7 +3,7 @@
  * seeded PRNG (mulberry32: same seed, same data) and the date and cost draws both generators use.
  */
 
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

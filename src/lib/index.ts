@@ -10,7 +10,6 @@ export {
   nowIn,
   parseDateInput,
   toIsoWithOffset,
-  utcToLocal,
   zoneAbbr,
 } from './dates';
 export { COSTS, Rng, clock, day } from './demo-data';

@@ -9,15 +9,14 @@ import {
 import type { Db } from '../db';
 
 /**
- * Prometheus metrics of one app (README "Operators"): request counts and latencies by route
- * pattern, the database pool, and the process (prom-client's default metrics: CPU, memory,
- * heap, event-loop lag, GC, handles). Each app has a registry of its own (tests build many apps
- * in one process); the process metrics live in one registry per process, merged in at scrape
- * time.
+ * Prometheus metrics of one app (docs/operations.md "Metrics"): request counts and latencies by
+ * route pattern, the database pool, and the process (prom-client's default metrics: CPU, memory,
+ * heap, event-loop lag, GC, handles). Each app has a registry of its own (tests build many apps in
+ * one process); the process metrics live in one registry per process, merged in at scrape time.
  */
 
 /** Latency buckets in seconds: from a cached read to a request near REQUEST_TIMEOUT_MS. */
-export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

@@ -8,7 +8,7 @@ import { ReadinessCheck, type ReadinessOptions } from './readiness';
 import { routeLabeller } from './route-label';
 
 /**
- * The operators' endpoints, outside the REST namespace (README "Operators"):
+ * The operators' endpoints, outside the REST namespace (docs/operations.md):
  *
  * - `GET /healthz`: the process is up and serving — 200 `{"status":"ok"}`, no database touched
  *   (a liveness probe that failed on a database outage would restart every instance at once);
@@ -20,7 +20,7 @@ import { routeLabeller } from './route-label';
  * status, after the HTTP layer). Registered right after the HTTP layer in src/http/server.ts.
  */
 
-export const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
+const OPS_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
 export interface OpsOptions {
   config: Config;

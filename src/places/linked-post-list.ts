@@ -6,7 +6,10 @@ import { envelope, findById, listStatuses, paging, type Envelope } from '../post
 import type { PostRow, PostStatus } from '../db';
 import type { LinkedInput, LinkedKind } from './linked-posts';
 
-/** The `venues` / `organizers` lists (CONTRACT §3): filters, visibility, paging, envelope. */
+/**
+ * The `venues` / `organizers` lists (docs/contract.md §5, §6): filters, visibility, paging,
+ * envelope.
+ */
 
 /** Arguments of the `venues` / `organizers` lists. */
 export interface LinkedListArgs {
@@ -30,7 +33,7 @@ const HAS_EVENTS_STATUSES: readonly PostStatus[] = ['publish', 'future', 'privat
  * Search words: anything but letters, digits and `-` separates them. A search made only of
  * separators (`@`) is looked for as typed rather than matching everything.
  */
-export function searchWords(search: string): string[] {
+function searchWords(search: string): string[] {
   const text = search.trim();
   if (text === '') throw invalid('search', 'must not be empty');
   const words = text.split(/[^\p{L}\p{N}-]+/u).filter((w) => w !== '');

@@ -118,7 +118,7 @@ async function reload<Row extends PostRow>(q: Queryable, table: LinkedTable, id:
  * created inline by event writes (those are covered by the event's own permission check, like
  * the reference); `authorize` runs between validation and any write.
  */
-export async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
+async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
   ctx: AppContext,
   q: Queryable,
   kind: LinkedKind<Row, Input>,

@@ -26,8 +26,8 @@ import type { Viewer } from '../users';
 /** Column sizes (migrations): names are post titles; the other texts VARCHAR(255). */
 export const PLACE_NAME_MAX = TITLE_MAX;
 export const PLACE_TEXT_MAX = TEXT_MAX;
-export const PLACE_DESCRIPTION_BYTES_MAX = MEDIUMTEXT_BYTES_MAX;
-export const PLACE_EXCERPT_BYTES_MAX = TEXT_BYTES_MAX;
+const PLACE_DESCRIPTION_BYTES_MAX = MEDIUMTEXT_BYTES_MAX;
+const PLACE_EXCERPT_BYTES_MAX = TEXT_BYTES_MAX;
 export const LATITUDE_MAX = 90;
 export const LONGITUDE_MAX = 180;
 
@@ -164,7 +164,7 @@ export async function placeColumns<I extends PublishingInput>(
 }
 
 /** The one reason an event write's venue/organizer id is refused. */
-export function unknownPlace(resource: string, id: number): InvalidParamError {
+function unknownPlace(resource: string, id: number): InvalidParamError {
   return invalid(resource, `${id} is not the id of an existing ${resource}`);
 }
 

@@ -189,7 +189,7 @@ export function checkWebsite(name: string, value: string | null | undefined): st
   return text;
 }
 
-export function isHttpUrl(text: string): boolean {
+function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';

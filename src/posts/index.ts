@@ -21,6 +21,7 @@ export {
   uniqueSlug,
   type PublishingInput,
 } from './fields';
+export { pageUrl, type PageKind } from './page-url';
 export { envelope, paging, type Envelope, type Paging } from './paging';
 export { Problems, given } from './problems';
 export { asSingleRead, isSingleRead } from './single-read';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { invalid, noLongerAvailable, notAccessible, type ResourceName } from '../lib';
 import { LISTABLE_STATUSES, type PostRow, type PostStatus } from '../db';
 
-/** Who sees which records (CONTRACT §3 `status`, §6). */
+/** Who sees which records (docs/contract.md §6 `status`, §9). */
 
 /**
  * The statuses a list returns. Anonymous callers: only `publish` (asking for more → 400).

@@ -11,8 +11,8 @@ import {
 import { invalid } from '../lib';
 
 /**
- * Turns loosely typed REST parameter values (query strings, form fields, JSON) into values of
- * the GraphQL argument or input field they feed (CONTRACT §1). Every conversion is decided by
+ * Turns loosely typed REST parameter values (query strings, form fields, JSON) into values of the
+ * GraphQL argument or input field they feed (docs/contract.md §3). Every conversion is decided by
  * the GraphQL type, so a new argument in the SDL needs no code here:
  *
  * - Int: JSON integers and decimal strings; Float: JSON numbers and numeric strings;

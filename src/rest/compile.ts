@@ -89,7 +89,7 @@ function compileRoute(schema: GraphQLSchema, row: RouteRow): CompiledRoute {
 }
 
 /** The operation selecting every REST field of the result, validated. */
-export function prepareOperation(
+function prepareOperation(
   schema: GraphQLSchema,
   type: 'query' | 'mutation',
   field: string,

@@ -2,7 +2,7 @@ import type { CORSOptions } from 'graphql-yoga';
 import type { Config } from '../config';
 
 /** Response headers browsers may read: the list totals and pagination links. */
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'X-TEC-Total',
   'X-TEC-TotalPages',
   'X-WP-Total',

@@ -3,7 +3,7 @@ import { domainErrorOf } from '../graphql/domain-errors';
 import { DomainError, serviceUnavailable, type ErrorCode, type ErrorReason } from '../lib';
 
 /**
- * Every REST failure as the contract's envelope (CONTRACT §5):
+ * Every REST failure as the contract's envelope (docs/contract.md §8):
  * `{"code", "message", "data": {"status", "params"?, "details"?}}`. Domain errors reach it
  * thrown or inside GraphQL errors (`domainErrorOf`); the two tables below turn their code into
  * the HTTP status and their reason (and resource) into the contract's WordPress code. GraphQL
@@ -103,7 +103,7 @@ function paramOfVariable(variable: string, path: string): string {
 }
 
 /** The envelope of a domain error: its status, WordPress code, message and parameters. */
-export function fromDomainError(error: DomainError): RestError {
+function fromDomainError(error: DomainError): RestError {
   return restError(statusOf(error.code), wordpressCode(error), error.message, error.data.params);
 }
 

@@ -7,7 +7,7 @@ import { errorReply, type Reply } from './respond';
 import { restError } from './errors';
 
 /**
- * `GET /` (CONTRACT §7): every route of the namespace keyed by its pattern
+ * `GET /` (docs/contract.md §11): every route of the namespace keyed by its pattern
  * (`/calendar/events/v1/events/(?P<id>\d+)`), with its methods and each endpoint's parameters,
  * generated from the route table that routes requests.
  */

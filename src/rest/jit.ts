@@ -5,7 +5,7 @@ import type { CompiledRoute } from './compile';
 /**
  * The prepared operations of the routes the REST plugin executes, compiled to JavaScript
  * functions by graphql-jit once at start-up: same schema, resolvers and error semantics as the
- * executor, about twice the throughput on list pages (README, Performance).
+ * executor, about twice the throughput on list pages (docs/performance.md).
  */
 export function jitRoutes(
   schema: GraphQLSchema,

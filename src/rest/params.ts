@@ -2,10 +2,11 @@ import { DomainError } from '../lib';
 import { isPlainObject } from './coerce';
 
 /**
- * Collects a REST request's parameters (CONTRACT §1). Sources, highest priority first: JSON body
- * (`application/json`), form body (`application/x-www-form-urlencoded` or `multipart/form-data`,
- * any method), query string. Path parameters are kept apart: they only feed the arguments that
- * identify the record, so a body `slug` on a slug route is the record's new slug.
+ * Collects a REST request's parameters (docs/contract.md §3). Sources, highest priority first: JSON
+ * body (`application/json`), form body (`application/x-www-form-urlencoded` or
+ * `multipart/form-data`, any method), query string. Path parameters are kept apart: they only feed
+ * the arguments that identify the record, so a body `slug` on a slug route is the record's new
+ * slug.
  *
  * Query strings and form bodies follow PHP's conventions, which existing clients rely on:
  * `a[]=1&a[]=2`, `a[0]=1`, `venue[city]=X`; a repeated plain key (`a=1&a=2`) becomes a list

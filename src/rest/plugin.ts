@@ -19,7 +19,7 @@ import { ROUTES, type HttpMethod, type RouteRow } from './routes';
 import { variablesFor } from './variables';
 
 /**
- * The REST adapter as a Yoga plugin (ARCHITECTURE: request flow). On a request under
+ * The REST adapter as a Yoga plugin (docs/architecture.md: the request flow). On a request under
  * `{api_root}/<namespace>`: match a route of the table, collect the parameters, build the
  * context exactly as Yoga does for /graphql (same authentication, fresh loaders), coerce the
  * parameters by the GraphQL types, run the route's prepared operation (validated and compiled

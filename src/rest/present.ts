@@ -1,10 +1,11 @@
 import type { PresenterName } from './routes';
 
 /**
- * GraphQL results → REST bodies. Keys keep the selection order, which graphql-jit's results
- * have (the SDL's field order is the contract's key order); this module only applies the reference's declared wire quirks
- * (CONTRACT §2): `image: false` and `venue: []` on events, empty-key stripping on venues and
- * organizers, the two term shapes, `json_ld` only where computed, optional list links.
+ * GraphQL results → REST bodies. Keys keep the selection order, which graphql-jit's results have
+ * (the SDL's field order is the contract's key order); this module only applies the reference's
+ * declared wire quirks (docs/contract.md §4, §5): `image: false` and `venue: []` on events,
+ * empty-key stripping on venues and organizers, the two term shapes, `json_ld` only where computed,
+ * optional list links.
  */
 
 type Json = Record<string, unknown>;

@@ -1,10 +1,10 @@
 import { NAMESPACE, type ResourceName } from '../lib';
 
 /**
- * THE route table of `{api_root}/calendar/events/v1` (CONTRACT §1). One row per endpoint (a path
- * and the methods that share a handler); it drives routing, parameter coercion, execution,
- * presentation, `GET /` and `GET /doc`. Paths use the reference's pattern syntax
- * (`(?P<id>\d+)`), which is also how `GET /` keys them.
+ * THE route table of `{api_root}/calendar/events/v1` (docs/contract.md §2). One row per endpoint (a
+ * path and the methods that share a handler); it drives routing, parameter coercion, execution,
+ * presentation, `GET /` and `GET /doc`. Paths use the reference's pattern syntax (`(?P<id>\d+)`),
+ * which is also how `GET /` keys them.
  */
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

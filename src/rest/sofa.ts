@@ -7,15 +7,15 @@ import { GRAPHQL_ONLY } from './compile';
 import { statusOf } from './errors';
 
 /**
- * The generic REST view for BI tools (ARCHITECTURE: `{api_root}/calendar/rest/*`): sofa-api,
- * through @graphql-yoga/plugin-sofa, turns every Query field into a GET route (`/events`,
+ * The generic REST view for BI tools (docs/bi.md "The SOFA view": `{api_root}/calendar/rest/*`):
+ * sofa-api, through @graphql-yoga/plugin-sofa, turns every Query field into a GET route (`/events`,
  * `/event/{id}`, `/venues` …) with query parameters named after its arguments, and serves their
  * OpenAPI document at `/openapi.json`. It runs through the same Yoga pipeline as `/graphql`
  * (authentication, loaders, error masking). It sees the fields REST bodies carry (not the
  * GraphQL-only relations such as `Venue.events`, which would nest whole event lists in every
- * record). Read-only unless `SOFA_MUTATIONS=1`: the schema it is given then has no Mutation
- * type, so no write route exists and none is documented. sofa-api and its router load on the
- * first request under the base path, so start-up does not pay for a view few clients use.
+ * record). Read-only unless `SOFA_MUTATIONS=1`: the schema it is given then has no Mutation type,
+ * so no write route exists and none is documented. sofa-api and its router load on the first
+ * request under the base path, so start-up does not pay for a view few clients use.
  */
 
 export function sofaBasePath(config: Config): string {
@@ -26,7 +26,7 @@ export function sofaBasePath(config: Config): string {
  * The schema SOFA routes: the REST fields of every type, without the Mutation type unless
  * `mutations`. The resolvers are the same functions.
  */
-export function sofaSchema(schema: GraphQLSchema, mutations: boolean): GraphQLSchema {
+function sofaSchema(schema: GraphQLSchema, mutations: boolean): GraphQLSchema {
   const restFields = filterSchema({
     schema,
     objectFieldFilter: (type, field) => !GRAPHQL_ONLY.has(`${type}.${field}`),

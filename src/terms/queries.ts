@@ -16,7 +16,7 @@ import { existingTermIds, findTermOf } from './store/terms';
 /** Reads of categories and tags: lists, singles and the derived fields of a term. */
 
 /** The REST collection and the WordPress taxonomy name of each of our taxonomies. */
-export const COLLECTION: Record<Taxonomy, string> = { category: 'categories', tag: 'tags' };
+const COLLECTION: Record<Taxonomy, string> = { category: 'categories', tag: 'tags' };
 export const WP_TAXONOMY: Record<Taxonomy, string> = {
   category: 'tribe_events_cat',
   tag: 'post_tag',

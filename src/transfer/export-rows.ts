@@ -1,8 +1,8 @@
 import type { AppContext } from '../context';
 import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../db';
 import { emptyCostDetails, formatCost, isRedacted, stateProvinceOf } from '../events';
-import { globalId, publicUrl } from '../lib';
-import { canSee } from '../posts';
+import { globalId } from '../lib';
+import { canSee, pageUrl } from '../posts';
 import { termUrl } from '../terms';
 
 /**
@@ -97,11 +97,6 @@ export interface ExportEvent {
   tags: ExportTerm[];
 }
 
-/** The public page of a record (`Event.url`, `Venue.url`, `Organizer.url`). */
-function pageUrl(ctx: AppContext, path: 'event' | 'venue' | 'organizer', slug: string): string {
-  return publicUrl(ctx.config, `${path}/${slug}/`);
-}
-
 export function exportVenue(ctx: AppContext, v: VenueRow): ExportVenue {
   return {
     id: v.id,
@@ -123,7 +118,7 @@ export function exportVenue(ctx: AppContext, v: VenueRow): ExportVenue {
     geo_lng: v.geo_lng,
     show_map: v.show_map,
     show_map_link: v.show_map_link,
-    url: pageUrl(ctx, 'venue', v.slug),
+    url: pageUrl(ctx.config, 'venue', v.slug),
     date_utc: v.date_utc,
     modified_utc: v.modified_utc,
   };
@@ -140,7 +135,7 @@ export function exportOrganizer(ctx: AppContext, o: OrganizerRow): ExportOrganiz
     email: o.email,
     phone: o.phone,
     website: o.website,
-    url: pageUrl(ctx, 'organizer', o.slug),
+    url: pageUrl(ctx.config, 'organizer', o.slug),
     date_utc: o.date_utc,
     modified_utc: o.modified_utc,
   };
@@ -185,7 +180,7 @@ async function termsOf(ctx: AppContext, row: EventRow): Promise<[ExportTerm[], E
 
 export async function exportEvent(ctx: AppContext, row: EventRow): Promise<ExportEvent> {
   const redacted = isRedacted(ctx, row);
-  const url = pageUrl(ctx, 'event', row.slug);
+  const url = pageUrl(ctx.config, 'event', row.slug);
   const flag = (value: boolean) => (redacted ? null : value);
   const cost = redacted
     ? { cost: '', cost_details: emptyCostDetails() }

@@ -29,7 +29,7 @@ export type {
   ImportSummary,
   ImportVenue,
 } from './import/records';
-export { ownEventId, storedKey } from './import/keys';
+export { storedKey } from './import/keys';
 
 /**
  * The import engine behind `import:csv`, `import:ics` and `seed:demo`, a client of the domains.

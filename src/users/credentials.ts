@@ -27,8 +27,8 @@ import { findUserById, findUserByLogin } from './store/users';
  *   spaces are ignored on input. Checked against every live password of the login.
  */
 
-export const TOKEN_PREFIX = 'cal_';
-export const MIN_CHOSEN_TOKEN_LENGTH = 20;
+const TOKEN_PREFIX = 'cal_';
+const MIN_CHOSEN_TOKEN_LENGTH = 20;
 const CHOSEN_TOKEN_DOMAIN = 'chosen-token:';
 const APP_PASSWORD_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const APP_PASSWORD_LENGTH = 24;

@@ -4,7 +4,7 @@ import type { PostRow } from '../db';
 import type { Viewer, ViewerUser } from './viewer';
 
 /**
- * Who may write what (CONTRACT §6, reference §10), in one place. Services validate the input
+ * Who may write what (docs/contract.md §9), in one place. Services validate the input
  * first (bad input is a 400 even for anonymous callers), then call the `assert…` helpers: no
  * user → 401 UNAUTHENTICATED, a user without the right → 403 FORBIDDEN.
  */
@@ -15,13 +15,13 @@ type Owned = Pick<PostRow, 'author_id' | 'status'>;
 const UNPUBLISHED = new Set(['draft', 'pending', 'trash']);
 
 /** The user a write runs as; anonymous callers get 401. */
-export function mustWrite(ctx: AppContext): ViewerUser {
+function mustWrite(ctx: AppContext): ViewerUser {
   if (!ctx.viewer.user) throw unauthenticated();
   return ctx.viewer.user;
 }
 
 /** Create events, venues and organizers: contributors and above. */
-export function canCreate(viewer: Viewer): boolean {
+function canCreate(viewer: Viewer): boolean {
   return viewer.user !== null && viewer.can.createPosts;
 }
 
@@ -43,7 +43,7 @@ export function canEditRecord(viewer: Viewer, row: Owned): boolean {
 }
 
 /** Delete (trash or force-delete) follows the edit rule. */
-export const canDeleteRecord = canEditRecord;
+const canDeleteRecord = canEditRecord;
 
 /** Create, update and delete categories and tags: editors and administrators. */
 export function canManageTerms(viewer: Viewer): boolean {
@@ -51,7 +51,7 @@ export function canManageTerms(viewer: Viewer): boolean {
 }
 
 /** Naming someone else as a record's `author` takes the right to edit others' records. */
-export function canAttributeTo(viewer: Viewer, authorId: number): boolean {
+function canAttributeTo(viewer: Viewer, authorId: number): boolean {
   return viewer.user !== null && (viewer.user.id === authorId || viewer.can.editOthers);
 }
 

@@ -1,4 +1,4 @@
-/** Roles and what each may do (CONTRACT §6). */
+/** Roles and what each may do (docs/contract.md §9). */
 export const ROLES = ['administrator', 'editor', 'author', 'contributor', 'subscriber'] as const;
 export type Role = (typeof ROLES)[number];
 

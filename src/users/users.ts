@@ -9,7 +9,7 @@ import { countUsers, findFirstAdministrator, findUserByLogin, insertUser } from 
 
 /** Users: the first administrator of a fresh install, and the rules of new users (CLI). */
 
-export const BOOTSTRAP_ADMIN_LOGIN = 'admin';
+const BOOTSTRAP_ADMIN_LOGIN = 'admin';
 
 /** What start-up did about the first administrator. */
 export type BootstrapResult =
@@ -76,7 +76,7 @@ export async function ensureBuiltinAdmin(db: Db, now: Date): Promise<ViewerUser>
 /** Logins: what HTTP Basic can carry (no `:`), short enough for the column. */
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,59}$/;
 
-export function checkLogin(login: string): string {
+function checkLogin(login: string): string {
   if (!LOGIN.test(login)) {
     throw invalid(
       'login',

@@ -7,7 +7,7 @@ import { requestInfo } from '../http/request-info';
 import { NAMESPACE } from '../lib';
 
 /**
- * The upcoming-events web page at `/` (README "Web page"): a static HTML page, a script and a
+ * The upcoming-events web page at `/` (docs/web.md): a static HTML page, a script and a
  * style sheet from `src/web/static/` (copied to `dist/src/web/static/` by `npm run build`), read
  * once at start-up. The page calls the public REST API from the browser; its address
  * (`{API_ROOT}/calendar/events/v1`) is written into the HTML here, so the page follows API_ROOT.

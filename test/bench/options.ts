@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Dialect } from '../../src/db/knex';
 
-/** `npm run bench -- [options]`: see README "Benchmark". */
+/** `npm run bench -- [options]`: see docs/performance.md "The benchmark". */
 
 export const SCENARIO_IDS = ['S1', 'S2', 'S3', 'S4', 'S5', 'S6', 'S7', 'G1', 'W1'] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];

@@ -22,7 +22,7 @@ import { scenarios, type Scenario } from './scenarios';
  * `npm run bench`: builds the service, makes sure the dataset exists, starts the service
  * (as `npm start` does, V8 flags included; NODE_ENV=production) and the raw baseline on free ports, then drives
  * each scenario with autocannon after a warm-up, service and baseline alternately, and reports
- * medians. See README "Benchmark".
+ * medians. See docs/performance.md "The benchmark".
  */
 
 const RESULTS = path.join(__dirname, 'results');
@@ -100,7 +100,7 @@ async function measure(
   }
   const peaks: number[] = [];
   for (let run = 0; run < opts.runs; run++) {
-    // Service and baseline alternate, so both see the same machine load (PERFORMANCE-NOTES).
+    // Service and baseline alternate, so both see the same machine load (docs/performance.md).
     const sampler = rssSampler(service.child.pid);
     result.runs.push(await load(service.base, scenario.request, opts.duration, opts.connections));
     const peak = sampler.stop();
@@ -182,7 +182,7 @@ async function warnSmallBufferPool(databaseUrl: string): Promise<void> {
     if (mb(pool) < mb(size)) {
       say(
         '  warning: the dataset does not fit in the buffer pool, so reads wait for the disk;' +
-          ' raise it, e.g. SET GLOBAL innodb_buffer_pool_size = 2147483648 (README "Benchmark").',
+          ' raise it, e.g. SET GLOBAL innodb_buffer_pool_size = 2147483648 (docs/performance.md).',
       );
     }
   } finally {

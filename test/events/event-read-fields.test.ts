@@ -24,7 +24,7 @@ const READ = `query($id: Int!) { event(id: $id) { ${FIELDS} } }`;
 describeEachDb('event fields', (env) => {
   beforeEach(() => resetCalendar(env));
 
-  it('resolves every field of CONTRACT §2.1', async () => {
+  it('resolves every field of docs/contract.md §4 (Event)', async () => {
     const image = await insertImage(env, 'https://img.example/poster.jpg');
     const cat = await insertTerm(env, 'category', 'Concerts');
     const tag = await insertTerm(env, 'tag', 'Jazz');

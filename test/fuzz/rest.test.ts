@@ -21,7 +21,7 @@ import { Violation, assertEnvelope, assertHeaders, assertNoLeak, dumpDatabase } 
 /**
  * Property-based fuzzing of every REST route and method (the route table drives it): junk
  * parameters in every place and encoding, junk path ids and slugs, junk bodies and content
- * types, junk credentials. Invariants (README "Limits and guarantees"): never a 5xx; every
+ * types, junk credentials. Invariants (docs/security.md): never a 5xx; every
  * 4xx is the contract's envelope with `data.status` equal to the HTTP status and leaks no stack
  * or database internals; every response carries the security headers; and a rejected write
  * leaves the database byte-for-byte as it was. `npm test` runs a fixed seed and a bounded number

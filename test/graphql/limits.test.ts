@@ -14,7 +14,7 @@ import { describeEachDb, type TestEnv } from '../support/harness';
 import { RestClient, expectError } from '../support/rest/rest-client';
 
 /**
- * The limits of README "Limits and guarantees": body size, per_page, list length, GraphQL depth,
+ * The limits of docs/security.md "Request limits": body size, per_page, list length, GraphQL depth,
  * cost, aliases and tokens, request timeout, URL and header length. Every refusal is the
  * contract's envelope on REST (a GraphQL error on /graphql) and changes nothing.
  */

@@ -162,7 +162,10 @@ function paramsOf(problems: ImportProblem[]): Record<string, string> {
   return Object.fromEntries(problems.map((p) => [p.column ?? '', p.reason]));
 }
 
-/** `calendar import:csv FILE` as `npm run calendar` runs it: a process of its own. */
+/**
+ * `calendar import:csv FILE` in a process of its own, as `npm run calendar` runs it (the script runs
+ * the compiled dist/src/cli/index.js; here the source runs through tsx, so no build is needed).
+ */
 function spawnCli(
   env: TestEnv,
   ...args: string[]

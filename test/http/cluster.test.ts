@@ -6,7 +6,7 @@ import { createDb } from '../../src/db/knex';
 import { ServerProcess } from '../support/process';
 
 /**
- * WORKERS=2 (src/cluster.ts): the real server as a cluster on one SQLite file. The primary
+ * WORKERS=2 (src/http/cluster.ts): the real server as a cluster on one SQLite file. The primary
  * migrates and bootstraps once; both workers answer, each on a connection of its own (the
  * primary hands connections out in turn); a killed worker is replaced; SIGTERM on the primary
  * drains the workers and exits 0. Request log lines carry the answering worker's pid.

@@ -4,7 +4,7 @@ import { createApp, type App } from '../../src/http/server';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 /**
- * Brute-force protection on credentials (README "Limits and guarantees"): failed attempts are
+ * Brute-force protection on credentials (docs/security.md): failed attempts are
  * counted per client address and per login; past the limit every request sending credentials
  * from that client or for that login gets 429 `rest_too_many_requests` with Retry-After — even
  * with the right secret — until the window ends. Successes are not counted; anonymous requests

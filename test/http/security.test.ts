@@ -5,7 +5,7 @@ import { RestClient, expectError } from '../support/rest/rest-client';
 import { graphqlRead } from '../support/rest/rest-twin';
 
 /**
- * Security (README "Limits and guarantees"): security headers on every response, CORS off
+ * Security (docs/security.md): security headers on every response, CORS off
  * unless configured, HTML sanitised to an allowlist in descriptions, titles and names as plain
  * text, no stack, SQL or secret in any answer.
  */

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * The house rules hold because lint says so (ARCHITECTURE, rule 2): probe files that break each
- * rule make ESLint report exactly that rule, and the real tree reports none of them.
+ * The house rules hold because lint says so (docs/architecture.md, "Rules the build enforces"):
+ * probe files that break each rule make ESLint report exactly that rule, and the real tree reports
+ * none of them.
  */
 
 const root = path.join(__dirname, '..', '..');

@@ -4,8 +4,9 @@ import { createApp } from '../../src/http/server';
 import { describeEachDb } from '../support/harness';
 
 /**
- * `npm run migrate` and `npm run migrate:rollback` (src/db/migrate-cli.ts, run by tsx as the npm
- * scripts do) against the database of DATABASE_URL, seen through /readyz.
+ * `npm run migrate` and `npm run migrate:rollback` (src/db/migrate-cli.ts) against the database of
+ * DATABASE_URL, seen through /readyz. The npm scripts run the compiled dist/src/db/migrate-cli.js
+ * (built by scripts/build.mjs); this test runs the source through tsx, so it needs no build.
  */
 
 const root = path.join(__dirname, '..', '..');

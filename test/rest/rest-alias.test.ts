@@ -2,7 +2,7 @@ import { describeEachDb } from '../support/harness';
 import { RestClient } from '../support/rest/rest-client';
 
 /**
- * NAMESPACE_ALIASES (CONTRACT §1): a client calling an alias gets REST addresses under that
+ * NAMESPACE_ALIASES (docs/contract.md §1): a client calling an alias gets REST addresses under that
  * alias — `rest_url`, list links and their `Link` header, term `urls` (top level and inside
  * events), GET / and GET /doc — while the canonical namespace and GraphQL keep theirs.
  */

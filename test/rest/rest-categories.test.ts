@@ -2,7 +2,7 @@ import { describeEachDb } from '../support/harness';
 import { RestClient, expectError } from '../support/rest/rest-client';
 import { termSuite } from '../support/rest/rest-term-suite';
 
-/** GET/POST /categories and /categories/<id> (CONTRACT §1–§5). */
+/** GET/POST /categories and /categories/<id> (docs/contract.md §1–§8). */
 describeEachDb('REST categories', (env) => {
   termSuite(env, { kind: 'category', collection: 'categories' });
 

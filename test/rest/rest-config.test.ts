@@ -2,7 +2,7 @@ import { describeEachDb } from '../support/harness';
 import { RestClient, expectError } from '../support/rest/rest-client';
 import { expectGraphqlAgrees } from '../support/rest/rest-twin';
 
-/** CORS_ORIGINS, NAMESPACE_ALIASES and MAX_BODY_BYTES (CONTRACT §1, §2.6, §4). */
+/** CORS_ORIGINS, NAMESPACE_ALIASES and MAX_BODY_BYTES (docs/contract.md §1, §5, §7, §10). */
 
 const EXPOSED = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link';
 

@@ -7,7 +7,7 @@ import { describeEachDb } from '../support/harness';
 import { checkAgainst, responseSchemaOf } from '../support/openapi-check';
 import { RestClient, type RestResponse } from '../support/rest/rest-client';
 
-/** GET /doc (CONTRACT §7): a valid OpenAPI 3 document generated from the route table. */
+/** GET /doc (docs/contract.md §11): a valid OpenAPI 3 document generated from the route table. */
 
 const PATHS = [
   '/doc',

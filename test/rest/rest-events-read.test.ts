@@ -4,7 +4,7 @@ import { RestClient, expectError } from '../support/rest/rest-client';
 import { EVENT_KEYS, NESTED_TERM_KEYS, pathOf } from '../support/rest/rest-shapes';
 import { graphqlRead } from '../support/rest/rest-twin';
 
-/** GET /events, GET /events/<id>, GET /events/by-slug/<slug> (CONTRACT §1–§3, §5). */
+/** GET /events, GET /events/<id>, GET /events/by-slug/<slug> (docs/contract.md §1–§6, §8). */
 
 describeEachDb('REST event reads', (env) => {
   const rest = new RestClient(env);

@@ -10,7 +10,7 @@ import { expectGraphqlAgrees, graphqlRead } from '../support/rest/rest-twin';
 
 /**
  * POST /events; POST/PUT/PATCH and DELETE on /events/<id> and /events/by-slug/<slug>
- * (CONTRACT §4). Every successful write is checked against a GraphQL read of the record.
+ * (docs/contract.md §7). Every successful write is checked against a GraphQL read of the record.
  */
 
 const DATES = { start_date: '2027-03-10 19:00:00', end_date: '2027-03-10 22:30:00' };
@@ -144,7 +144,7 @@ describeEachDb('REST event writes', (env) => {
       expectError(response, 413, 'rest_request_too_large');
     });
 
-    // Needs the auth layer: anonymous writes are refused with 401 (CONTRACT §5, §6).
+    // Needs the auth layer: anonymous writes are refused with 401 (docs/contract.md §8, §9).
     it('answers 401 rest_forbidden to an anonymous write', async () => {
       const before = await env.snapshot();
       const response = await rest.post('/events', { title: 'x', ...DATES });

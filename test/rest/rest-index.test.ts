@@ -6,13 +6,13 @@ import { describeEachDb } from '../support/harness';
 import { RestClient, expectError } from '../support/rest/rest-client';
 import { loadSample } from '../support/rest/rest-samples';
 
-/** GET / (CONTRACT §7): every route of the table with its methods and parameters. */
+/** GET / (docs/contract.md §11): every route of the table with its methods and parameters. */
 
 const NS = 'calendar/events/v1';
 
 /**
- * Parameters we take beyond the reference's (each an [ours] line of the contract): the geo
- * radius (§3), event passwords (§6), series parents, `force` deletes (§4) and the post fields
+ * Parameters we take beyond the reference's (each an [ours] line of docs/contract.md): the geo
+ * radius (§6), event passwords (§9), series parents, `force` deletes (§7) and the post fields
  * the reference's args omit but its writes accept (excerpt, slug, coordinates).
  */
 const OURS = new Set([

@@ -1,7 +1,7 @@
 import { describeEachDb } from '../support/harness';
 import { linkedPostSuite } from '../support/rest/rest-linked-suite';
 
-/** GET/POST /organizers, /organizers/<id>, /organizers/by-slug/<slug> (CONTRACT §1–§5). */
+/** GET/POST /organizers, /organizers/<id>, /organizers/by-slug/<slug> (docs/contract.md §1–§8). */
 describeEachDb('REST organizers', (env) =>
   linkedPostSuite(env, {
     kind: 'organizer',

@@ -4,8 +4,8 @@ import { RestClient, expectError } from '../support/rest/rest-client';
 import { expectGraphqlAgrees } from '../support/rest/rest-twin';
 
 /**
- * Parameter sources and syntaxes (CONTRACT §1): JSON > form > query, arrays as CSV, brackets,
- * JSON arrays and repeated keys, booleans and integers, nulls, unknown parameters; and no
+ * Parameter sources and syntaxes (docs/contract.md §3): JSON > form > query, arrays as CSV,
+ * brackets, JSON arrays and repeated keys, booleans and integers, nulls, unknown parameters; and no
  * client input ever answers 500.
  */
 

@@ -3,7 +3,10 @@ import { describeEachDb } from '../support/harness';
 import { RestClient, expectError } from '../support/rest/rest-client';
 import { expectGraphqlAgrees } from '../support/rest/rest-twin';
 
-/** Routing, GET /, GET /doc, HEAD, trailing slashes, unknown routes, 500s (CONTRACT §1, §5, §7). */
+/**
+ * Routing, GET /, GET /doc, HEAD, trailing slashes, unknown routes, 500s (docs/contract.md §1, §2,
+ * §8, §11).
+ */
 
 const NS = '/calendar/events/v1';
 const PATTERNS = [

@@ -9,8 +9,8 @@ import { loadSample, shapeDiff, type Opaque, type Relax } from '../support/rest/
  * (test/fixtures/reference-samples, see its INDEX.md) is recreated with data this test creates,
  * in the same order, and our response must have the same status, the same list headers and the
  * same JSON shape (keys, key order, JSON types, nesting; values aside). Deviations are allowed
- * only where CONTRACT.md marks them [ours] (or says so explicitly); each is listed below with
- * the contract line that allows it.
+ * only where docs/contract.md marks them [ours] (or says so explicitly); each is listed below with
+ * the contract line that allows it (§N: the section of docs/contract.md).
  */
 
 interface Allowance extends Relax {
@@ -29,36 +29,35 @@ interface Allowance extends Relax {
  */
 const PARTIAL_UPDATE: Allowance = {
   contract:
-    '§4 [ours] Updates are partial on POST, PUT and PATCH alike: only fields present in the ' +
-    'request change (the reference silently resets omitted flags, image, website, timezone, organizers).',
+    '§7 [ours] Updates are partial, on POST, PUT and PATCH alike: only the fields present change. ' +
+    '(The reference silently resets omitted flags, image, website, time zone and organizers.)',
   anyLength: (at) => /(\.organizer|\.cost_details\.values)$/.test(at),
 };
 
-/** json_ld is built from our own data (§2.5): compared as an object with the same @type. */
+/** json_ld is built from our own data (§4, json_ld): compared as an object with the same @type. */
 const JSON_LD: Opaque = (at) => /\.json_ld$/.test(at);
 
 const ALLOWED: Record<string, Allowance> = {
   'error-400-event-id-does-not-exist': {
-    contract:
-      '§5 [ours] event/venue/organizer/category/tag not found by id or slug in the path → 404 rest-event-not-found …',
+    contract: '§8 [ours] Record in the path not found by id or slug → 404 rest-event-not-found …',
     status: 404,
     code: 'rest-event-not-found',
     shapeOf: 'error-404-no-route',
   },
   'error-400-event-slug-does-not-exist': {
-    contract: '§5 [ours] … not found by id or slug in the path → 404 rest-event-not-found …',
+    contract: '§8 [ours] … not found by id or slug → 404 rest-event-not-found …',
     status: 404,
     code: 'rest-event-not-found',
     shapeOf: 'error-404-no-route',
   },
   'error-400-venue-id-does-not-exist': {
-    contract: '§5 [ours] … not found by id or slug in the path → 404 … rest-venue-not-found …',
+    contract: '§8 [ours] … not found by id or slug → 404 … rest-venue-not-found …',
     status: 404,
     code: 'rest-venue-not-found',
     shapeOf: 'error-404-no-route',
   },
   'post-event-end-before-start-201-quirk': {
-    contract: '§4 [ours] end before start → 400 (the reference silently clamps).',
+    contract: '§7 [ours] An end before the start is a 400 (the reference clamps it silently).',
     status: 400,
     code: 'rest_invalid_param',
     shapeOf: 'error-400-invalid-start_date',
@@ -68,18 +67,18 @@ const ALLOWED: Record<string, Allowance> = {
   'events-list-per_page-500-capped-to-50': PARTIAL_UPDATE,
   'events-list-search': PARTIAL_UPDATE,
   'organizers-list': {
-    contract: '§3 Order: … Venues and organizers by name ascending [ours].',
+    contract: '§6 Venues and organizers: Order [ours]: by name, ascending.',
     sortBy: (at) => (at === '$.organizers' ? 'organizer' : undefined),
   },
   root: {
     contract:
-      '§7 args: name → {type, description, required, default?, items?, enum?} (the contract shape, ' +
-      'not the reference per-argument keys); §3 [ours] geoloc parameters beyond the reference.',
+      '§11 args: name → {type, description, required, default?, items?, enum?} (the contract shape, ' +
+      'not the reference per-argument keys); §6 [ours] geoloc parameters beyond the reference.',
     opaque: (at) => /\.args$/.test(at),
   },
   doc: {
     contract:
-      '§7 GET /doc: top-level keys openapi, info (version, title, description), components, ' +
+      '§11 GET /doc: top-level keys openapi, info (version, title, description), components, ' +
       'servers, paths, generated from the route table and the schema (not the reference values); ' +
       'components and paths are checked in rest-doc.test.ts.',
     opaque: (at) => at === '$.components' || at === '$.paths',

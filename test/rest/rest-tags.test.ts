@@ -2,7 +2,7 @@ import { describeEachDb } from '../support/harness';
 import { RestClient } from '../support/rest/rest-client';
 import { termSuite } from '../support/rest/rest-term-suite';
 
-/** GET/POST /tags and /tags/<id> (CONTRACT §1–§5). */
+/** GET/POST /tags and /tags/<id> (docs/contract.md §1–§8). */
 describeEachDb('REST tags', (env) => {
   termSuite(env, { kind: 'tag', collection: 'tags' });
 

@@ -1,7 +1,7 @@
 import { describeEachDb } from '../support/harness';
 import { linkedPostSuite } from '../support/rest/rest-linked-suite';
 
-/** GET/POST /venues, /venues/<id>, /venues/by-slug/<slug> (CONTRACT §1–§5). */
+/** GET/POST /venues, /venues/<id>, /venues/by-slug/<slug> (docs/contract.md §1–§8). */
 describeEachDb('REST venues', (env) =>
   linkedPostSuite(env, {
     kind: 'venue',

@@ -1,7 +1,7 @@
 import { describeEachDb } from '../support/harness';
 import { createSample, type Sample } from './import-support';
 
-/** The reporting views for BI tools (README "Reporting (BI)"), queried with Knex. */
+/** The reporting views for BI tools (docs/bi.md "Reporting views"), queried with Knex. */
 
 describeEachDb('reporting views', (env) => {
   let sample: Sample;

@@ -51,7 +51,10 @@ describe('calendar CLI and first start', () => {
     }
   }
 
-  /** Runs a command as `npm run calendar` does: a process of its own. */
+  /**
+   * Runs a command as `npm run calendar` does: a process of its own (the script runs the compiled
+   * dist/src/cli/index.js; here the source runs through tsx, so no build is needed).
+   */
   function spawnCli(...args: string[]): Run {
     const result = spawnSync(process.execPath, [tsx, 'src/cli/index.ts', ...args], {
       cwd: root,

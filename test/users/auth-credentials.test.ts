@@ -4,7 +4,7 @@ import { bootstrapAdmin } from '../../src/users/users';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
 /**
- * Credentials on the real request path (CONTRACT §6): Bearer API tokens and HTTP Basic
+ * Credentials on the real request path (docs/contract.md §9): Bearer API tokens and HTTP Basic
  * application passwords; anything sent that does not check out is 401 UNAUTHENTICATED — even on
  * reads, never anonymous. Secrets are stored only as SHA-256 hashes.
  */

@@ -4,8 +4,8 @@ import { insertEvent } from '../support/event-fixtures';
 import { describeEachDb, type Caller, type TestEnv } from '../support/harness';
 
 /**
- * Who may write what (CONTRACT §6, reference §10 / AuthorizationCest): every role × operation
- * cell for events, venues and organizers — create, update and delete of own and others'
+ * Who may write what (docs/contract.md §9; the reference's AuthorizationCest): every role ×
+ * operation cell for events, venues and organizers — create, update and delete of own and others'
  * records, draft and published, through the id and the slug mutations — publishing, and term
  * writes. Every refused write must change nothing.
  */
@@ -99,7 +99,7 @@ function mutations(resource: Resource['name']) {
   };
 }
 
-/** Contract §6: what a role may do to a record, by ownership and publication. */
+/** docs/contract.md §9: what a role may do to a record, by ownership and publication. */
 function expectedEdit(caller: Caller, own: boolean, published: boolean): Outcome {
   if (caller === 'anonymous') return 'UNAUTHENTICATED';
   if (caller === 'editor' || caller === 'administrator') return 'ok';

@@ -2,7 +2,7 @@ import { insertVenue, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
 
 /**
- * Password-protected events (CONTRACT §6, reference §2.12), written through the API: a single
+ * Password-protected events (docs/contract.md §9), written through the API: a single
  * read needs the matching `password` (403 event-password-protected otherwise) unless the caller
  * may edit the event; lists keep the event but redact its details.
  */

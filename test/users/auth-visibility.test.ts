@@ -8,9 +8,9 @@ import {
 import { describeEachDb, type Caller } from '../support/harness';
 
 /**
- * Who sees what (CONTRACT §3 `status`, §6): anonymous callers and subscribers only `publish`;
- * contributors and above every status but `trash`, in lists, single reads (by id and slug) and
- * data nested in events — all through real credentials.
+ * Who sees what (docs/contract.md §6 `status`, §9): anonymous callers and subscribers only
+ * `publish`; contributors and above every status but `trash`, in lists, single reads (by id and
+ * slug) and data nested in events — all through real credentials.
  */
 
 const STATUSES: PostStatus[] = ['publish', 'draft', 'pending', 'private', 'future', 'trash'];

@@ -91,7 +91,7 @@ function searchMatch(w: Knex.QueryBuilder, table: string, pattern: string): void
  * instead of reading every match (search: MariaDB otherwise walked the index from the first event
  * of the status, past ones included, reading each row).
  */
-export function applyFilter(
+function applyFilter(
   q: Queryable,
   query: Knex.QueryBuilder,
   f: EventListFilter,

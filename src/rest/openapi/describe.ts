@@ -19,7 +19,7 @@ export interface RestType {
   enum?: string[];
 }
 
-export function restType(graphqlType: GraphQLInputType): RestType {
+function restType(graphqlType: GraphQLInputType): RestType {
   const type = getNullableType(graphqlType);
   if (isListType(type)) return { type: 'array', items: restType(type.ofType) };
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
@@ -44,14 +44,14 @@ export function scalarRestType(name: string): RestType {
   }
 }
 
-/** What `GET /` lists for one parameter (CONTRACT §7). */
+/** What `GET /` lists for one parameter (docs/contract.md §11). */
 export interface ArgDoc extends RestType {
   description: string;
   required: boolean;
   default?: unknown;
 }
 
-export function argDoc(param: ParamSpec): ArgDoc {
+function argDoc(param: ParamSpec): ArgDoc {
   const { type, items, enum: values } = restType(param.type);
   return {
     ...(type ? { type } : {}),

@@ -6,11 +6,11 @@ import { SECURITY_SCHEMES, openApiPaths } from './paths';
 import { componentSchemas } from './schemas';
 
 /**
- * `GET /doc` (CONTRACT §7): the OpenAPI 3 document of a namespace, generated from the compiled
- * route table (paths, methods, parameters, request bodies, responses: `paths.ts`) and
- * the GraphQL schema (component schemas: `schemas.ts`). Nothing in it is written by
- * hand but the presenters' wire rules. Built once per namespace when the schema is set
- * (`index.ts`), never per request.
+ * `GET /doc` (docs/contract.md §11): the OpenAPI 3 document of a namespace, generated from the
+ * compiled route table (paths, methods, parameters, request bodies, responses: `paths.ts`) and the
+ * GraphQL schema (component schemas: `schemas.ts`). Nothing in it is written by hand but the
+ * presenters' wire rules. Built once per namespace when the schema is set (`index.ts`), never per
+ * request.
  */
 export function openApiDocument(
   config: Config,

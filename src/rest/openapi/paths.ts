@@ -8,7 +8,7 @@ import { templatePath, type HttpMethod } from '../routes';
  * `paths` of `GET /doc`, generated from the compiled route table: one path per row path (in
  * table order), one operation per method, parameters from the rows' `ParamSpec`s (the same
  * list that routing and coercion use), request bodies from the write inputs, responses from the
- * GraphQL return types and the error cases each kind of route has (CONTRACT §5).
+ * GraphQL return types and the error cases each kind of route has (docs/contract.md §8).
  */
 
 /** Resources with a publishing life cycle: visibility checks (403) and the trash (410). */
@@ -16,7 +16,7 @@ const POSTS = new Set(['event', 'venue', 'organizer']);
 
 const WRITE_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
 
-/** Credentials every write needs (CONTRACT §6); their schemes are in `components`. */
+/** Credentials every write needs (docs/contract.md §9); their schemes are in `components`. */
 export const SECURITY_SCHEMES: Schema = {
   bearerAuth: {
     type: 'http',
@@ -169,7 +169,7 @@ function error(description: string): Schema {
   return { description, content: { 'application/json': { schema: ref('Error') } } };
 }
 
-/** The failures each kind of route has (CONTRACT §5), with their codes. */
+/** The failures each kind of route has (docs/contract.md §8), with their codes. */
 function errorResponses(route: CompiledRoute, method: HttpMethod): Record<string, Schema> {
   const { row } = route;
   if (!row.operation) return {};

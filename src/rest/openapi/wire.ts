@@ -32,7 +32,9 @@ export interface WireRules {
   partial?: boolean;
 }
 
-/** The component schemas the contract names (CONTRACT §7), in its order, and their sources. */
+/**
+ * The component schemas the contract names (docs/contract.md §11), in its order, and their sources.
+ */
 export const COMPONENTS: readonly {
   name: string;
   /** GraphQL object types whose fields it has (`null`: declared below). */
@@ -134,7 +136,7 @@ export const IMAGE_SIZE: Schema = {
   },
 };
 
-/** The error envelope of every failure (CONTRACT §5). */
+/** The error envelope of every failure (docs/contract.md §8). */
 export const ERROR_SCHEMA: Schema = {
   type: 'object',
   description: 'Every error: a stable code, a sentence, and the HTTP status in `data`.',

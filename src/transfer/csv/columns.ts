@@ -2,9 +2,10 @@ import type { Collection } from '../export-source';
 import type { ExportEvent, ExportOrganizer, ExportTerm, ExportVenue } from '../export-rows';
 
 /**
- * The CSV columns of each collection (README "CSV"), in order. Events are flattened: the venue's
- * fields as `venue_*` columns, organizers, categories and tags as names joined with `; `.
- * `export:csv` and `?format=csv` write the same columns, and `import:csv` reads the event ones.
+ * The CSV columns of each collection (docs/import-export.md "CSV columns"), in order. Events are
+ * flattened: the venue's fields as `venue_*` columns, organizers, categories and tags as names
+ * joined with `; `. `export:csv` and `?format=csv` write the same columns, and `import:csv` reads
+ * the event ones.
  */
 
 export type Cell = string | number | boolean | null;
@@ -15,7 +16,7 @@ export interface Column<T> {
 }
 
 /** How lists of names are joined in one cell (and split again by the importer). */
-export const LIST_SEPARATOR = '; ';
+const LIST_SEPARATOR = '; ';
 
 function names<T>(items: readonly T[], pick: (item: T) => string): string {
   return items.map(pick).join(LIST_SEPARATOR);

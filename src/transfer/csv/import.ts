@@ -5,14 +5,14 @@ import { globalId } from '../../lib';
 import type { ImportItem, ImportOrganizer, ImportRecord, ImportVenue } from '../import/records';
 
 /**
- * `import:csv`: rows of a CSV file (the columns `export:csv` writes, README "CSV columns") as
- * import records, streamed with csv-parse. A header line is required; column names are
- * case-insensitive and their order is free; unknown columns are ignored. Only `title`,
- * `start_date` and `end_date` are required. An absent column leaves that field unchanged on
- * update (default on create); a present but empty cell clears it.
+ * `import:csv`: rows of a CSV file (the columns `export:csv` writes, docs/import-export.md "CSV
+ * columns") as import records, streamed with csv-parse. A header line is required; column names are
+ * case-insensitive and their order is free; unknown columns are ignored. Only `title`, `start_date`
+ * and `end_date` are required. An absent column leaves that field unchanged on update (default on
+ * create); a present but empty cell clears it.
  */
 
-export const REQUIRED_COLUMNS = ['title', 'start_date', 'end_date'] as const;
+const REQUIRED_COLUMNS = ['title', 'start_date', 'end_date'] as const;
 
 /** The CSV column of an event field, for problem reports. */
 export function csvColumnOf(field: string): string {
@@ -105,7 +105,7 @@ function organizersOf(row: Row): ImportOrganizer[] | undefined {
 }
 
 /** One data row as an import record; a bad cell throws a CellError. */
-export function csvRecord(config: Config, row: Row, line: number): ImportRecord {
+function csvRecord(config: Config, row: Row, line: number): ImportRecord {
   const globalKey = text(row, 'global_id');
   const id = text(row, 'id');
   let key: string | null = null;
@@ -153,7 +153,7 @@ export function csvRecord(config: Config, row: Row, line: number): ImportRecord 
   };
 }
 
-export class CsvHeaderError extends Error {}
+class CsvHeaderError extends Error {}
 
 /** The records of a CSV file, streamed; unreadable rows come out as problems. */
 export async function* csvRecords(

@@ -20,7 +20,7 @@ import { isNamedZone, vtimezoneLines } from './timezones';
  * organizer's fields), so that `import:ics` reads an export back without loss.
  */
 
-export const PRODID = '-//calendar-service//Events//EN';
+const PRODID = '-//calendar-service//Events//EN';
 export const CALENDAR_TAIL = 'END:VCALENDAR\r\n';
 
 const SEQUENCE_EPOCH = Date.UTC(2020, 0, 1);
@@ -77,7 +77,7 @@ const ENTITIES: Record<string, string> = {
 };
 
 /** Plain text of sanitised HTML: line breaks for blocks and `<br>`, tags dropped, entities decoded. */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|li|h[1-6]|blockquote|pre|tr)>/gi, '\n\n')

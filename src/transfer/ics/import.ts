@@ -67,7 +67,7 @@ function escapeHtml(text: string): string {
 }
 
 /** Plain text as HTML: paragraphs on blank lines, `<br>` on single line breaks. */
-export function textToHtml(text: string): string {
+function textToHtml(text: string): string {
   const trimmed = text.replace(/\r\n?/g, '\n').trim();
   if (trimmed === '') return '';
   return trimmed
@@ -228,7 +228,7 @@ function categoriesOf(component: ICAL.Component): string[] {
 }
 
 /** One VEVENT as an import record (or a warning when it is skipped on purpose). */
-export function icsRecord(config: Config, block: IcsBlock, zones: Zones): ImportItem {
+function icsRecord(config: Config, block: IcsBlock, zones: Zones): ImportItem {
   const component = new ICAL.Component(ICAL.parse(block.text) as unknown[]);
   const line = block.line;
   if (component.getFirstProperty('recurrence-id')) {

@@ -22,7 +22,7 @@ export function storedKey(key: string): string {
 }
 
 /** The local event id a key names when it is one of this site's global ids. */
-export function ownEventId(config: Config, key: string): number | null {
+function ownEventId(config: Config, key: string): number | null {
   const prefix = globalId(config, 0).slice(0, -1);
   if (!key.startsWith(prefix)) return null;
   const rest = key.slice(prefix.length);

@@ -13,7 +13,7 @@ import { event, normalize, type EventParts } from './raw-present';
 
 type Linked<T> = T & { link_event_id: number };
 
-// Anonymous callers list published events only (CONTRACT §3 `status`).
+// Anonymous callers list published events only (docs/contract.md §6 `status`).
 const PUBLISHED = "status = 'publish'";
 
 async function parts(db: RawDb, rows: EventRow[]): Promise<Map<number, EventParts>> {
@@ -53,7 +53,7 @@ async function parts(db: RawDb, rows: EventRow[]): Promise<Map<number, EventPart
   for (const r of rows) {
     const v = r.venue_id === null ? undefined : venueById.get(r.venue_id);
     out.set(r.id, {
-      // Anonymous callers see published venues and organizers only (CONTRACT §6).
+      // Anonymous callers see published venues and organizers only (docs/contract.md §9).
       venue: v && v.status === 'publish' ? v : null,
       organizers: orgs.filter((o) => o.link_event_id === r.id && o.status === 'publish'),
       terms: termRows.filter((t) => t.link_event_id === r.id),

@@ -3,7 +3,7 @@ import { coerceParam } from '../../../src/rest/coerce';
 import { InvalidParamError } from '../../../src/lib/errors';
 import type { GraphQLInputType } from 'graphql';
 
-/** Conversion of REST values by GraphQL types (CONTRACT §1). */
+/** Conversion of REST values by GraphQL types (docs/contract.md §3). */
 describe('coerceParam', () => {
   const schema = buildSchema();
   const listArg = (name: string) =>

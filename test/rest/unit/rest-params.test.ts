@@ -1,6 +1,6 @@
 import { parsePairs } from '../../../src/rest/params';
 
-/** PHP-style query/form parsing of the REST adapter (CONTRACT §1). */
+/** PHP-style query/form parsing of the REST adapter (docs/contract.md §3). */
 describe('parsePairs', () => {
   const parse = (query: string) => ({ ...parsePairs(new URLSearchParams(query)) });
 

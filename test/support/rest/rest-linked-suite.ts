@@ -5,8 +5,9 @@ import { ORGANIZER_KEYS, VENUE_KEYS, expectOrderedSubset, pathOf } from './rest-
 import { expectGraphqlAgrees, graphqlRead } from './rest-twin';
 
 /**
- * The REST suite venues and organizers share (their routes are symmetrical, CONTRACT §1–§5):
- * list, create, read/update/delete by id and by slug. Each test file runs it for one resource.
+ * The REST suite venues and organizers share (their routes are symmetrical, docs/contract.md
+ * §1–§8): list, create, read/update/delete by id and by slug. Each test file runs it for one
+ * resource.
  */
 
 export interface LinkedResource {

@@ -1,4 +1,4 @@
-/** The contract's key orders (CONTRACT §2), as REST tests assert them. */
+/** The contract's key orders (docs/contract.md §4), as REST tests assert them. */
 
 export const EVENT_KEYS = [
   'id',

@@ -5,8 +5,8 @@ import { CATEGORY_KEYS, TAG_KEYS, pathOf } from './rest-shapes';
 import { expectGraphqlAgrees, graphqlRead } from './rest-twin';
 
 /**
- * The REST suite categories and tags share (CONTRACT §1–§5, §3 terms): list, create, and
- * read/update/delete by id. Each test file runs it for one taxonomy.
+ * The REST suite categories and tags share (docs/contract.md §1–§8, §6 categories and tags): list,
+ * create, and read/update/delete by id. Each test file runs it for one taxonomy.
  */
 
 export interface TermResource {
