@@ -11,7 +11,15 @@ import {
 } from '../src/events';
 import { dateDetails, globalId, isValidZone, restUrl, zoneAbbr } from '../src/lib';
 import type { EventRow, OrganizerRow, TermRow, VenueRow } from '../src/db';
-import { asSingleRead, canSee, isSingleRead, pageUrl } from '../src/posts';
+import {
+  asSingleRead,
+  canSee,
+  isSingleRead,
+  pageUrl,
+  renderDescription,
+  renderExcerpt,
+  renderTitle,
+} from '../src/posts';
 
 /** `events`, `event`, `event_by_slug` and every `Event` field. Rows come from the services. */
 
@@ -72,8 +80,11 @@ const Event: EventResolvers = {
   author: (row) => String(row.author_id),
   url: (row, _a, ctx) => eventUrl(ctx, row),
   rest_url: (row, _a, ctx) => restUrl(ctx.config, `events/${row.id}`, ctx.restNamespace),
+  title_rendered: (row) => renderTitle(row.title),
   description: guarded('', (row) => row.description),
+  description_rendered: guarded('', (row) => renderDescription(row.description)),
   excerpt: guarded('', (row) => row.excerpt),
+  excerpt_rendered: guarded('', (row) => renderExcerpt(row.excerpt)),
   image: guarded(null, async (row, _a, ctx) =>
     row.image_id === null ? null : ((await ctx.loaders.image.load(row.image_id)) ?? null),
   ),

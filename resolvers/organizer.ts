@@ -7,7 +7,7 @@ import {
   readOrganizer,
   updateOrganizer,
 } from '../src/places';
-import { isSingleRead } from '../src/posts';
+import { isSingleRead, renderTitle } from '../src/posts';
 import { linkedPostFields } from './venue';
 
 export const organizerResolvers: Resolvers = {
@@ -28,6 +28,7 @@ export const organizerResolvers: Resolvers = {
   Organizer: {
     ...linkedPostFields('organizer'),
     organizer: (organizer) => organizer.title,
+    organizer_rendered: (organizer) => renderTitle(organizer.title),
     // Only single reads compute it (see `asSingleRead`).
     json_ld: (organizer, _args, ctx) =>
       isSingleRead(organizer) ? organizerJsonLd(ctx.config, organizer) : null,

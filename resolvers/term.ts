@@ -2,7 +2,6 @@ import { Kind, type GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../src/context';
 import type { Resolvers } from '../src/graphql/generated/resolvers-types';
 import type { Taxonomy, TermRow } from '../src/db';
-import { listEvents } from '../src/events';
 import {
   childrenOf,
   createTerm,
@@ -74,12 +73,25 @@ export const termResolvers: Resolvers = {
     parent: (row) => row.parent_id ?? 0,
     parent_category: (row, _args, ctx) => parentOf(ctx, row),
     children: (row, _args, ctx) => childrenOf(ctx, row),
+    // Batched: the categories of a page read their events together (src/events/nested-lists.ts).
     events: (row, args, ctx) =>
-      listEvents(ctx, { categories: [String(row.id)], page: args.page, per_page: args.per_page }),
+      ctx.loaders.nestedEvents.load({
+        of: 'categories',
+        id: row.id,
+        page: args.page,
+        per_page: args.per_page,
+        termEvents: row.count,
+      }),
   },
   Tag: {
     ...termFields,
     events: (row, args, ctx) =>
-      listEvents(ctx, { tags: [String(row.id)], page: args.page, per_page: args.per_page }),
+      ctx.loaders.nestedEvents.load({
+        of: 'tags',
+        id: row.id,
+        page: args.page,
+        per_page: args.per_page,
+        termEvents: row.count,
+      }),
   },
 };

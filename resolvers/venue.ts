@@ -4,11 +4,11 @@ import type {
   Resolvers,
   VenueEventsArgs,
 } from '../src/graphql/generated/resolvers-types';
-import { listEvents, stateProvinceOf, venueJsonLd } from '../src/events';
+import { stateProvinceOf, venueJsonLd } from '../src/events';
 import { globalId } from '../src/lib';
 import type { PostRow } from '../src/db';
 import { createVenue, deleteVenue, listVenues, readVenue, updateVenue } from '../src/places';
-import { isSingleRead, pageUrl } from '../src/posts';
+import { isSingleRead, pageUrl, renderDescription, renderExcerpt, renderTitle } from '../src/posts';
 
 /**
  * Fields venues and organizers resolve alike (the SDL gives them the same types; `Venue` and
@@ -18,6 +18,8 @@ import { isSingleRead, pageUrl } from '../src/posts';
 export function linkedPostFields(path: 'venue' | 'organizer') {
   return {
     author: (row: PostRow) => String(row.author_id),
+    description_rendered: (row: PostRow) => renderDescription(row.description),
+    excerpt_rendered: (row: PostRow) => renderExcerpt(row.excerpt),
     url: (row: PostRow, _args: unknown, ctx: AppContext) => pageUrl(ctx.config, path, row.slug),
     image: async (row: PostRow, _args: unknown, ctx: AppContext) =>
       row.image_id === null ? null : ((await ctx.loaders.image.load(row.image_id)) ?? null),
@@ -25,8 +27,14 @@ export function linkedPostFields(path: 'venue' | 'organizer') {
     global_id_lineage: (row: PostRow, _args: unknown, ctx: AppContext) => [
       globalId(ctx.config, row.id),
     ],
+    // Batched: the venues (organizers) of a page read their events together.
     events: (row: PostRow, args: VenueEventsArgs | OrganizerEventsArgs, ctx: AppContext) =>
-      listEvents(ctx, { [path]: [row.id], page: args.page, per_page: args.per_page }),
+      ctx.loaders.nestedEvents.load({
+        of: path,
+        id: row.id,
+        page: args.page,
+        per_page: args.per_page,
+      }),
   };
 }
 
@@ -47,6 +55,7 @@ export const venueResolvers: Resolvers = {
   Venue: {
     ...linkedPostFields('venue'),
     venue: (venue) => venue.title,
+    venue_rendered: (venue) => renderTitle(venue.title),
     stateprovince: (venue) => stateProvinceOf(venue),
     // Only single reads compute it (see `asSingleRead`).
     json_ld: (venue, _args, ctx) => (isSingleRead(venue) ? venueJsonLd(ctx.config, venue) : null),

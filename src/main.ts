@@ -10,8 +10,8 @@ import { bootstrapAdmin, type BootstrapResult } from './users';
 
 /**
  * The process: configuration → database (retried while unreachable) → migrations → HTTP server;
- * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (docs/operations.md
- * "Start-up and shutdown"). With WORKERS>1 the first steps run once in the cluster primary, and the workers
+ * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (docs/operations.md "Start-up
+ * and shutdown"). With WORKERS>1 the first steps run once in the cluster primary, and the workers
  * it forks only serve (src/http/cluster.ts).
  */
 

@@ -2,17 +2,15 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import {
   addZoneYears,
-  CALENDAR_TAIL,
-  calendarHead,
   COLLECTIONS,
   COLUMNS,
   countLiveEvents,
-  csvText,
+  csvChunks,
   EVENT_COLUMNS,
   eventIdsAfter,
   eventsByIds,
-  eventText,
   eventZoneSpans,
+  icsChunks,
   EXPORT_PAGE_SIZE,
   fetchPage,
   remainingPages,
@@ -34,13 +32,14 @@ import { progress, rate } from './import-progress';
  * time per page at any size), to FILE or standard output (`-` or no FILE; then run
  * `npm run --silent calendar -- …` so npm's banner stays out of the data). `export:csv
  * --collection venues|organizers|categories|tags` exports those instead. The summary goes to
- * standard output, or to standard error when the data does.
+ * standard output, or to standard error when the data does. The text is the chunks HTTP exports
+ * stream (`src/transfer/export-stream.ts`), each written once the last one drained.
  */
 
 const DEFAULT_BATCH = 200;
 
 interface Output {
-  write(text: string): Promise<void>;
+  write(chunks: AsyncIterable<string>): Promise<void>;
   close(): Promise<void>;
   toStdout: boolean;
 }
@@ -54,9 +53,13 @@ function output(file: string | undefined): Output {
   });
   return {
     toStdout,
-    async write(text) {
+    async write(chunks) {
+      for await (const text of chunks) {
+        if (failure) throw failure;
+        // Back-pressure: the next chunk is read and rendered once this one is taken.
+        if (text && !stream.write(text)) await once(stream, 'drain');
+      }
       if (failure) throw failure;
-      if (text && !stream.write(text)) await once(stream, 'drain');
     },
     async close() {
       if (failure) throw failure;
@@ -93,6 +96,17 @@ function collectionOf(values: Record<string, unknown>): Collection {
     return raw as Collection;
   }
   throw usageError(`--collection must be one of ${COLLECTIONS.join(', ')}.`);
+}
+
+/** The pages of `pages`, counted on the progress bar as they pass. */
+async function* counted<T>(
+  pages: AsyncIterable<T[]>,
+  onPage: (rows: number) => void,
+): AsyncGenerator<T[]> {
+  for await (const page of pages) {
+    onPage(page.length);
+    yield page;
+  }
 }
 
 /** Venues, organizers or terms: the list page by page (terms: empty ones too). */
@@ -147,15 +161,12 @@ export const exportCommands: Record<string, Command> = {
       const total = collection === 'events' ? await countLiveEvents(ctx.db) : 0;
       const bar = progress(`export:csv ${collection}`, total);
       let count = 0;
+      const onPage = (rows: number) => bar.update((count += rows), count);
       try {
-        const pages = collection === 'events' ? allEvents(ctx, reader) : allOf(reader, collection);
+        const pages: AsyncIterable<unknown[]> =
+          collection === 'events' ? allEvents(ctx, reader) : allOf(reader, collection);
         const columns = collection === 'events' ? EVENT_COLUMNS : COLUMNS[collection];
-        await target.write(csvText(columns as never[], [], true));
-        for await (const page of pages) {
-          await target.write(csvText(columns, page as never[], false));
-          count += page.length;
-          bar.update(count, count);
-        }
+        await target.write(csvChunks(columns as never[], counted(pages, onPage)));
         await target.close();
       } finally {
         bar.stop();
@@ -180,15 +191,10 @@ export const exportCommands: Record<string, Command> = {
       const total = await countLiveEvents(ctx.db);
       const bar = progress('export:ics', total);
       let count = 0;
+      const onPage = (rows: number) => bar.update((count += rows), count);
       try {
-        const host = new URL(ctx.config.siteUrl).host;
-        await target.write(calendarHead({ name: `${host} events`, zones }));
-        for await (const page of allEvents(ctx, reader)) {
-          await target.write(page.map(eventText).join(''));
-          count += page.length;
-          bar.update(count, count);
-        }
-        await target.write(CALENDAR_TAIL);
+        const name = `${new URL(ctx.config.siteUrl).host} events`;
+        await target.write(icsChunks({ name, zones }, counted(allEvents(ctx, reader), onPage)));
         await target.close();
       } finally {
         bar.stop();

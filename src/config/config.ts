@@ -1,4 +1,5 @@
 import os from 'node:os';
+import ipaddr from 'ipaddr.js';
 import { IANAZone } from 'luxon';
 
 /** Typed, validated configuration. This module is the only reader of `process.env`. */
@@ -50,22 +51,38 @@ export interface Config {
   /** Limits and security (docs/security.md); `src/http/` applies them. */
   /** Longest list accepted in a parameter or GraphQL variable. */
   maxArrayLength: number;
-  /** GraphQL: deepest selection, highest cost, most aliases, most tokens per document. */
+  /** GraphQL: deepest selection, most aliases, most tokens per document. */
   graphqlMaxDepth: number;
-  graphqlMaxCost: number;
   graphqlMaxAliases: number;
   graphqlMaxTokens: number;
-  /** A request not answered within this many milliseconds gets 503 (0: no limit). */
+  /**
+   * Highest estimated cost of one GraphQL operation (rows it may read: page sizes multiplied
+   * through the nesting, src/graphql/cost.ts), for anonymous and for authenticated callers.
+   */
+  graphqlCostAnonymous: number;
+  graphqlCostAuthenticated: number;
+  /**
+   * A request not answered within this many milliseconds gets 503, and its operation sends no
+   * SQL statement after that (0: no limit).
+   */
   requestTimeoutMs: number;
+  /** Most SQL statements one GraphQL or REST operation may send (src/context/budget.ts). */
+  requestMaxStatements: number;
   /** Longest request target (path + query) in bytes; longer → 414. */
   maxUrlLength: number;
   /** node:http limit on the request line and headers together (bytes); beyond → 431. */
   maxHeaderBytes: number;
-  /** Failed credential attempts allowed per client address / per login in one window. */
+  /**
+   * Rejected credentials allowed per client address, per login and per (client, credential) in
+   * one window, before rejections answer 429 (src/http/auth-throttle.ts).
+   */
   authRateLimitClient: number;
   authRateLimitLogin: number;
+  authRateLimitCredential: number;
   /** Length of that window, in seconds. */
   authRateLimitWindowSeconds: number;
+  /** Wrong event passwords allowed per client and event in one such window, before 429. */
+  eventPasswordRateLimit: number;
   /** Client address from the last `X-Forwarded-For` entry (behind one reverse proxy). */
   trustProxy: boolean;
   /** `Strict-Transport-Security` max-age in seconds; 0: header not sent. */
@@ -74,6 +91,14 @@ export interface Config {
   logLevel: LogLevel;
   /** `GET /metrics` requires `Authorization: Bearer <metricsToken>` when set (src/ops/). */
   metricsToken?: string;
+  /**
+   * Image URLs are fetched on write (src/posts/image-fetch.ts, docs/security.md "Image
+   * fetching"): host names, IP addresses and CIDR ranges that may be fetched although private
+   * (tests, intranets); the whole fetch must end within the timeout and send at most the bytes.
+   */
+  imageFetchAllow: string[];
+  imageFetchTimeoutMs: number;
+  imageFetchMaxBytes: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -149,6 +174,19 @@ function checkNamespaces(aliases: string[]): string[] {
     }
   }
   return aliases;
+}
+
+/** IMAGE_FETCH_ALLOW items: a host name, an IP address or a CIDR range (`10.0.0.0/8`). */
+function checkFetchAllow(items: string[]): string[] {
+  const host = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+  for (const item of items) {
+    if (!host.test(item) && !ipaddr.isValid(item) && !ipaddr.isValidCIDR(item)) {
+      throw new ConfigError(
+        `IMAGE_FETCH_ALLOW must be a comma-separated list of host names, IP addresses or CIDR ranges such as "10.0.0.0/8", got "${item}".`,
+      );
+    }
+  }
+  return items.map((item) => item.toLowerCase());
 }
 
 function flag(env: Env, name: string): boolean {
@@ -248,19 +286,26 @@ export function loadConfig(env: Env = process.env): Config {
     sofaMutations: flag(env, 'SOFA_MUTATIONS'),
     maxArrayLength: int(env, 'MAX_ARRAY_LENGTH', 100, 1, 100_000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 7, 2, 100),
-    graphqlMaxCost: int(env, 'GRAPHQL_MAX_COST', 5_000, 10, 10_000_000),
     graphqlMaxAliases: int(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
     graphqlMaxTokens: int(env, 'GRAPHQL_MAX_TOKENS', 5_000, 100, 1_000_000),
+    graphqlCostAnonymous: int(env, 'GRAPHQL_COST_ANONYMOUS', 5_000, 10, 100_000_000),
+    graphqlCostAuthenticated: int(env, 'GRAPHQL_COST_AUTHENTICATED', 20_000, 10, 100_000_000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    requestMaxStatements: int(env, 'REQUEST_MAX_STATEMENTS', 1_000, 1, 10_000_000),
     maxUrlLength: int(env, 'MAX_URL_LENGTH', 8_192, 256, 1_048_576),
     maxHeaderBytes: int(env, 'MAX_HEADER_BYTES', 16_384, 1_024, 1_048_576),
     authRateLimitClient: int(env, 'AUTH_RATE_LIMIT_CLIENT', 20, 1, 1_000_000),
     authRateLimitLogin: int(env, 'AUTH_RATE_LIMIT_LOGIN', 10, 1, 1_000_000),
+    authRateLimitCredential: int(env, 'AUTH_RATE_LIMIT_CREDENTIAL', 5, 1, 1_000_000),
     authRateLimitWindowSeconds: int(env, 'AUTH_RATE_LIMIT_WINDOW', 900, 1, 86_400),
+    eventPasswordRateLimit: int(env, 'EVENT_PASSWORD_RATE_LIMIT', 10, 1, 1_000_000),
     trustProxy: flag(env, 'TRUST_PROXY'),
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 100_000_000),
     logLevel: logLevel(env),
     metricsToken: secret(env, 'METRICS_TOKEN', 16),
+    imageFetchAllow: checkFetchAllow(csv(env, 'IMAGE_FETCH_ALLOW')),
+    imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
+    imageFetchMaxBytes: int(env, 'IMAGE_FETCH_MAX_BYTES', 10_485_760, 1_024, 1_073_741_824),
   };
 }
 

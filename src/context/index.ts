@@ -3,7 +3,17 @@ import type { Viewer } from '../users';
 import type { Config } from '../config';
 import type { Db, Dialect } from '../db';
 import { NAMESPACE } from '../lib';
+import { RequestBudget } from './budget';
 import { createLoaders, type Loaders } from './loaders';
+
+export {
+  budgetError,
+  deadlineError,
+  RequestBudget,
+  watchStatements,
+  withinBudget,
+  type BudgetTrip,
+} from './budget';
 
 /** What a request's resolvers and services get. Plain data: no HTTP, no GraphQL. */
 export interface AppContext {
@@ -21,11 +31,31 @@ export interface AppContext {
    */
   restNamespace: string;
   /**
+   * The request's runtime budget (SQL statements, deadline), charged while its operation runs
+   * (`withinBudget`); unlimited outside HTTP requests.
+   */
+  budget: RequestBudget;
+  /**
+   * Checks a guess at a protected record's password (`subject`: `event:12`) and counts a wrong
+   * one: HTTP requests get the throttle of src/http/auth-throttle.ts (429 once the caller has
+   * used up its guesses there); other callers are not limited.
+   */
+  passwordGuesses: PasswordGuesses;
+  /**
    * Drops every cached row: called after a write commits. A method, so the domains reset the
    * loaders without importing this room at run time (it imports them, for the batch functions).
    */
   resetLoaders(): void;
 }
+
+export interface PasswordGuesses {
+  /** Whether `given` is `expected`; throws TOO_MANY_REQUESTS when guessing is blocked. */
+  check(subject: string, given: string, expected: string): Promise<boolean>;
+}
+
+const UNLIMITED_GUESSES: PasswordGuesses = {
+  check: async (_subject, given, expected) => given === expected,
+};
 
 export interface ContextDeps {
   config: Config;
@@ -38,15 +68,21 @@ export function createContext(
   deps: ContextDeps,
   viewer: Viewer,
   requestId: string = randomUUID(),
+  budget: RequestBudget = RequestBudget.unlimited(),
 ): AppContext {
-  return {
+  const ctx: AppContext = {
     ...deps,
     viewer,
-    loaders: createLoaders(deps.db),
+    // Replaced just below: the loaders of nested lists need the context itself.
+    loaders: undefined as unknown as Loaders,
     requestId,
     restNamespace: NAMESPACE,
+    budget,
+    passwordGuesses: UNLIMITED_GUESSES,
     resetLoaders() {
-      this.loaders = createLoaders(this.db);
+      this.loaders = createLoaders(this);
     },
   };
+  ctx.loaders = createLoaders(ctx);
+  return ctx;
 }

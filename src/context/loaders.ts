@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { AppContext } from '.';
 import type {
   Db,
   EventRow,
@@ -9,7 +10,15 @@ import type {
   TermRow,
   VenueRow,
 } from '../db';
-import { findEventsByIds, linkedOrganizers, linkedTerms, type Linked } from '../events';
+import {
+  findEventsByIds,
+  linkedOrganizers,
+  linkedTerms,
+  listNestedEvents,
+  type EventList,
+  type Linked,
+  type NestedEventsKey,
+} from '../events';
 import { findByIds, findImagesByIds } from '../posts';
 import { primeAll } from '../lib';
 import { findChildren, findTermsByIds } from '../terms';
@@ -27,6 +36,11 @@ export interface Loaders {
   eventTerms: DataLoader<number, TermRow[]>;
   /** Direct child categories of a category, by name. */
   termChildren: DataLoader<number, TermRow[]>;
+  /**
+   * The events of a venue, organizer, category or tag (one page of them): every parent of a
+   * level in one batch, a few statements instead of a list per parent.
+   */
+  nestedEvents: DataLoader<NestedEventsKey, EventList, string>;
 }
 
 /** Batch functions must answer in key order; this maps rows back onto the keys. */
@@ -52,7 +66,14 @@ function postLoader<T extends PostRow>(
   return new DataLoader(async (ids) => byId(await findByIds<T>(db, table, ids), ids));
 }
 
-export function createLoaders(db: Db): Loaders {
+/** Same parent, relation and page: the same list. */
+function nestedKey(key: NestedEventsKey): string {
+  return `${key.of}:${key.id}:${String(key.page)}:${String(key.per_page)}`;
+}
+
+/** The loaders of one request; `ctx` is read when a batch runs (viewer, clock, namespace). */
+export function createLoaders(ctx: AppContext): Loaders {
+  const { db } = ctx;
   const term: Loaders['term'] = new DataLoader(async (ids) =>
     byId(await findTermsByIds(db, ids), ids),
   );
@@ -75,5 +96,6 @@ export function createLoaders(db: Db): Loaders {
       primeAll(term, rows);
       return ids.map((id) => rows.filter((r) => r.parent_id === id));
     }),
+    nestedEvents: new DataLoader((keys) => listNestedEvents(ctx, keys), { cacheKeyFn: nestedKey }),
   };
 }

@@ -2,10 +2,11 @@
 export { describeDbError, isDatabaseUnavailable } from './errors';
 export { HotRead } from './hot-read';
 export { clientDialect, createDb, dialectOf, redactedUrl, type Db, type Dialect } from './knex';
-export { bumpListGeneration, cachedTotal } from './list-counts';
+export { bumpListGeneration, cachedTotal, writeGeneration } from './list-counts';
 export { migrateLatest, pendingMigrations } from './migrate';
 export { normalizeRow, normalizeRows, type Queryable } from './queryable';
 export { transact, type NameLock } from './retry';
+export { whereExactly, whereNameIn, whereSameName } from './same-text';
 export {
   LISTABLE_STATUSES,
   type EventRow,

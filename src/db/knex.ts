@@ -40,6 +40,11 @@ export function clientDialect(q: Pick<Knex, 'client'>): Dialect {
 interface SqliteConnection {
   pragma(sql: string): unknown;
   prepare(sql: string): SqliteStatement;
+  function(
+    name: string,
+    options: { deterministic: boolean },
+    fn: (value: unknown) => unknown,
+  ): unknown;
 }
 
 interface SqliteStatement {
@@ -82,6 +87,32 @@ function preparedOnce(conn: SqliteConnection): void {
   };
 }
 
+/**
+ * SQLite's `lower()` and `upper()` map ASCII letters only ("Über" stays "Über"), MySQL's every
+ * letter (utf8mb4). Searches and name matches compare `lower(column)` with a lowered value
+ * (events, venues, organizers, terms), so each connection replaces them with JavaScript's
+ * Unicode case mapping: "über" finds "Über" and "élysée" is the venue "Élysée", as on MySQL.
+ * No index or stored value depends on them (no expression index uses them), so files written
+ * before stay consistent. `LIKE` is left alone: every case-insensitive LIKE here compares lowered
+ * text on both sides, and its ASCII folding then changes nothing.
+ */
+function unicodeCase(conn: SqliteConnection): void {
+  const mapped = (map: (text: string) => string) => (value: unknown) => {
+    if (value === null || value === undefined) return null;
+    return map(Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
+  };
+  conn.function(
+    'lower',
+    { deterministic: true },
+    mapped((text) => text.toLowerCase()),
+  );
+  conn.function(
+    'upper',
+    { deterministic: true },
+    mapped((text) => text.toUpperCase()),
+  );
+}
+
 function sqliteConfig(databaseUrl: string): Knex.Config {
   const filename = databaseUrl.replace(/^sqlite:(\/\/)?/, '');
   if (filename !== ':memory:')
@@ -99,6 +130,7 @@ function sqliteConfig(databaseUrl: string): Knex.Config {
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
+        unicodeCase(conn);
         preparedOnce(conn);
         done(null);
       },

@@ -29,6 +29,14 @@ export async function bumpListGeneration(q: Queryable): Promise<void> {
     .merge({ n: q.raw('?? + 1', ['list_generations.n']) });
 }
 
+/** The write generation now: it changes with every calendar write (feeds derive ETags from it). */
+export async function writeGeneration(q: Queryable): Promise<number> {
+  const [row] = (await q('list_generations').sum({ generation: 'n' })) as {
+    generation: number | string | null;
+  }[];
+  return Number(row?.generation ?? 0);
+}
+
 interface Entry {
   generation: number;
   total: number;

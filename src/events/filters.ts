@@ -1,12 +1,21 @@
 import type { AppContext } from '../context';
 import type { Taxonomy } from '../db';
 import { formatSql, nowIn, parseDateInput } from '../lib';
-import { given, listStatuses, paging, Problems, type Paging } from '../posts';
+import {
+  canReference,
+  given,
+  listStatuses,
+  paging,
+  Problems,
+  protectedTextReaders,
+  visibleStatuses,
+  type Paging,
+} from '../posts';
 import { geoPoint, nearVenueIds } from './geo';
 import type { EventListArgs } from './list-args';
 import {
   findTermKeys,
-  postTypes,
+  postKinds,
   type DateBound,
   type DateColumn,
   type DateOperator,
@@ -140,7 +149,10 @@ async function resolveTerms(
   return { ids: out, events };
 }
 
-/** Venue, organizer and parent ids must exist as records of their kind: one lookup for all. */
+/**
+ * Venue, organizer and parent ids must exist as records of their kind that the caller may name
+ * (`canReference`: a hidden one answers as an unknown id): one lookup for all.
+ */
 async function checkReferences(
   ctx: AppContext,
   args: EventListArgs,
@@ -152,9 +164,15 @@ async function checkReferences(
     ['post_parent', 'event', given(args.post_parent) ? [args.post_parent] : []],
   ];
   const ids = [...new Set(wanted.flatMap(([, , list]) => list))];
-  const types = await postTypes(ctx.db, ids);
+  const kinds = await postKinds(ctx.db, ids);
+  const known = (id: number, type: string): boolean => {
+    const kind = kinds.get(id);
+    return (
+      kind?.type === type && canReference(ctx, kind.status ? { status: kind.status } : undefined)
+    );
+  };
   for (const [param, type, list] of wanted) {
-    const bad = list.filter((id) => types.get(id) !== type);
+    const bad = list.filter((id) => !known(id, type));
     if (bad.length) problems.add(param, `no ${type} with id ${bad.join(', ')}`);
   }
 }
@@ -191,6 +209,7 @@ export async function resolveEventFilter(
       return value === undefined ? [] : [{ column, op, value }];
     }),
     searchWords: words,
+    textReaders: protectedTextReaders(ctx),
     categoryIds: terms.ids.get('categories') ?? null,
     tagIds: terms.ids.get('tags') ?? null,
     venueIds: given(args.venue) ? args.venue : null,
@@ -199,6 +218,7 @@ export async function resolveEventFilter(
     include: given(args.include) ? [...new Set(args.include)] : null,
     parentId: given(args.post_parent) ? args.post_parent : null,
     venueWithCoords: args.geoloc === true,
+    venueStatuses: visibleStatuses(ctx),
     nearVenueIds: point ? await nearVenueIds(ctx, point) : null,
     termEvents: terms.events,
   };

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { given, type Problems } from '../posts';
+import { given, visibleStatuses, type Problems } from '../posts';
 import type { EventListArgs } from './list-args';
 import { venuesInBox } from './store/event-list';
 
@@ -50,7 +50,8 @@ export async function nearVenueIds(ctx: AppContext, p: GeoPoint): Promise<number
   const box = wraps
     ? { minLat, maxLat, minLng: null, maxLng: null }
     : { minLat, maxLat, minLng: p.lng - dLng, maxLng: p.lng + dLng };
-  const candidates = await venuesInBox(ctx.db, box);
+  // Only venues the caller sees: a hidden venue's place selects no event.
+  const candidates = await venuesInBox(ctx.db, box, visibleStatuses(ctx));
   return candidates
     .filter((v) => haversineKm(p.lat, p.lng, v.geo_lat, v.geo_lng) <= p.radiusKm)
     .map((v) => v.id);

@@ -18,7 +18,8 @@ export {
 export { eventJsonLd } from './json-ld';
 export type { EventListArgs } from './list-args';
 export { organizerJsonLd, stateProvinceOf, venueJsonLd } from './place-json-ld';
-export { getEvent, getEventBySlug, isRedacted, listEvents } from './queries';
+export { getEvent, getEventBySlug, isRedacted, listEvents, type EventList } from './queries';
+export { listNestedEvents, type NestedEventsKey } from './nested-lists';
 export { findEventsByIds } from './store/event-reads';
 export { linkedOrganizers, linkedTerms, type Linked } from './store/links';
 export {

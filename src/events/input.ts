@@ -118,7 +118,7 @@ export function eventFieldColumns(
   if (has(input, 'description')) out.description = checkEventDescription(input.description);
   if (has(input, 'excerpt')) p.check(() => (out.excerpt = checkEventExcerpt(input.excerpt)));
   if (!current || has(input, 'status'))
-    p.check(() => (out.status = effectiveStatus(w.viewer, input.status)));
+    p.check(() => (out.status = effectiveStatus(w.viewer, input.status, current?.status)));
   for (const flag of EVENT_FLAGS) if (has(input, flag)) out[flag] = eventFlag(input[flag]);
   if (has(input, 'website')) p.check(() => (out.website = checkEventWebsite(input.website)));
   if (has(input, 'cost')) p.check(() => Object.assign(out, parseCost(input.cost)));

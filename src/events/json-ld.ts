@@ -1,9 +1,8 @@
-import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../config';
 import { formatCost } from './cost';
 import { toIsoWithOffset } from '../lib';
-import { pageUrl } from '../posts';
-import { organizerJsonLd, venueJsonLd, type JsonLd } from './place-json-ld';
+import { pageUrl, renderDescription, renderExcerpt, renderedText } from '../posts';
+import { nameText, organizerJsonLd, venueJsonLd, type JsonLd } from './place-json-ld';
 import type { EventRow, ImageRow, OrganizerRow, VenueRow } from '../db';
 
 /**
@@ -31,10 +30,6 @@ const CURRENCY_OF_SYMBOL: Record<string, string> = {
   C$: 'CAD',
   A$: 'AUD',
 };
-
-function plainText(html: string): string {
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim();
-}
 
 /** Zone of the stored wall clock: the event's, UTC when it has none or an unusable one. */
 function zoneOf(row: EventRow): string {
@@ -74,9 +69,11 @@ export function eventJsonLd(config: Config, row: EventRow, parts: EventJsonLdPar
   return compact({
     '@context': 'http://schema.org',
     '@type': 'Event',
-    name: row.title,
+    name: nameText(row.title),
     // The excerpt is the summary; events without one are described by their description.
-    description: plainText(row.excerpt || row.description),
+    description: renderedText(
+      row.excerpt ? renderExcerpt(row.excerpt) : renderDescription(row.description),
+    ),
     image: parts.image?.url,
     url,
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',

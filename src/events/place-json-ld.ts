@@ -1,7 +1,6 @@
-import sanitizeHtml from 'sanitize-html';
 import type { Config } from '../config';
 import type { OrganizerRow, VenueRow } from '../db';
-import { pageUrl } from '../posts';
+import { pageUrl, renderDescription, renderTitle, renderedText } from '../posts';
 
 /**
  * schema.org descriptions of venues (Place) and organizers (Person). They carry no `@context`:
@@ -25,9 +24,16 @@ export function stateProvinceOf(
   return US_COUNTRIES.has(venue.country.trim()) ? venue.state : venue.province;
 }
 
-/** JSON-LD text is plain: schema.org consumers do not render HTML. */
-function plainText(html: string): string {
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim();
+/**
+ * JSON-LD text is plain (schema.org consumers do not render HTML), with the typography of the
+ * rendered name and description the REST body carries.
+ */
+export function nameText(name: string): string {
+  return renderedText(renderTitle(name));
+}
+
+function descriptionText(html: string): string {
+  return renderedText(renderDescription(html));
 }
 
 /** Drops keys whose value is empty, as the reference's generator does. */
@@ -48,8 +54,8 @@ export function venueJsonLd(config: Config, venue: VenueRow): JsonLd {
   const hasGeo = venue.geo_lat !== null && venue.geo_lng !== null;
   return compact({
     '@type': 'Place',
-    name: venue.title,
-    description: plainText(venue.description),
+    name: nameText(venue.title),
+    description: descriptionText(venue.description),
     url: pageUrl(config, 'venue', venue.slug),
     address: Object.keys(address).length ? { '@type': 'PostalAddress', ...address } : null,
     geo: hasGeo
@@ -64,8 +70,8 @@ export function venueJsonLd(config: Config, venue: VenueRow): JsonLd {
 export function organizerJsonLd(_config: Config, organizer: OrganizerRow): JsonLd {
   return compact({
     '@type': 'Person',
-    name: organizer.title,
-    description: plainText(organizer.description),
+    name: nameText(organizer.title),
+    description: descriptionText(organizer.description),
     url: organizer.website,
     telephone: organizer.phone,
     email: organizer.email,

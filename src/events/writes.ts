@@ -8,6 +8,7 @@ import {
   has,
   insertPost,
   modifiedNow,
+  transactWithImages,
   updatePost,
 } from '../posts';
 import { transact, type EventRow, type NameLock, type Queryable, type VenueRow } from '../db';
@@ -29,7 +30,7 @@ export type EventKey = { id: number } | { slug: string };
 
 export async function createEvent(ctx: AppContext, input: EventInput): Promise<EventRow> {
   const locks = { names: inlineNames(input), retryNames: slugName(input.slug || input.title) };
-  const created = await transact(ctx.db, locks, async (trx) => {
+  const created = await transactWithImages(ctx, locks, async (trx) => {
     const values = await eventChanges(ctx, trx, input, null);
     assertCanCreate(ctx);
     assertCanAttribute(ctx, values.author_id);
@@ -71,7 +72,7 @@ export async function updateEvent(
   input: EventInput,
 ): Promise<EventRow> {
   const locks = { names: inlineNames(input), retryNames: slugName(input.slug) };
-  const id = await transact(ctx.db, locks, async (trx) => {
+  const id = await transactWithImages(ctx, locks, async (trx) => {
     const current = await lookup(trx, key);
     const changes = await eventChanges(ctx, trx, input, current);
     assertCanEdit(ctx, current);

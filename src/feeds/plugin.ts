@@ -29,16 +29,17 @@ import {
   calendarText,
   COLLECTIONS,
   COLUMNS,
-  csvText,
-  EXPORT_PAGE_SIZE,
+  csvChunks,
   exportContext,
   fetchPage,
+  icsFeed,
   remainingPages,
   singleEvent,
+  STREAM_PAGE_SIZE,
   type Collection,
   type ExportArgs,
-  type ExportEvent,
 } from '../transfer';
+import { textStream } from './stream';
 
 /**
  * Exports over HTTP, next to the REST routes of `{api_root}/<namespace>` (docs/feeds.md:
@@ -46,11 +47,15 @@ import {
  *
  * - `GET /events.ics` — an iCalendar feed of the events `GET /events` would list with the same
  *   parameters (filters, default date window, visibility), every page up to `limit` events
- *   (default 1,000, at most 5,000); `GET /events/<id>.ics` — one event (`password` as for the
- *   JSON read). `text/calendar`, with an ETag (If-None-Match → 304) for subscribed calendars.
+ *   (default 1,000, at most 5,000), streamed (`src/transfer/ics/feed.ts`); `GET
+ *   /events/<id>.ics` — one event (`password` as for the JSON read). `text/calendar`, with an
+ *   ETag (If-None-Match → 304, without writing the feed) for subscribed calendars.
  * - `GET /events|venues|organizers|categories|tags` with `?format=csv` or `Accept: text/csv` —
  *   every record the list matches (all pages, `page`/`per_page` ignored) as CSV, streamed a page
  *   at a time, as an attachment.
+ *
+ * Bodies are streams with back-pressure whose chunks take a few milliseconds each
+ * (`./stream.ts`), so other requests are answered while a large export is written.
  *
  * Both take the list route's own parameters and coercion (a bad parameter is the same 400), turn
  * them into the list field's arguments as GraphQL would (SDL defaults included), and read through
@@ -184,27 +189,26 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     return args as ExportArgs[C];
   }
 
+  /**
+   * One event's calendar, tagged with its text's digest; or the list's, streamed, tagged with
+   * the digest of what it depends on (known before its text is written).
+   */
   async function feed(
     request: Request,
     url: URL,
     reader: () => Promise<AppContext>,
     single: number | null,
-  ): Promise<{ events: ExportEvent[]; name: string }> {
+  ): Promise<{ etag: string; body: () => string | AsyncGenerator<string> }> {
     if (single !== null) {
       if (single > 2 ** 31 - 1) throw notFound('event', single);
       const event = await singleEvent(await reader(), single, url.searchParams.get('password'));
-      return { events: [event], name: event.title };
+      const text = calendarText([event], event.title);
+      return { etag: etagOf(text), body: () => text };
     }
     const limit = feedLimit(url);
     const args = await listArgs('events', request, url);
-    const ctx = await reader();
-    const perPage = Math.min(EXPORT_PAGE_SIZE, limit);
-    const first = await fetchPage(ctx, 'events', args, 1, perPage);
-    const events: ExportEvent[] = [];
-    for await (const page of remainingPages(ctx, 'events', args, first, perPage, limit)) {
-      events.push(...page);
-    }
-    return { events, name: `${siteHost(config)} events` };
+    const list = await icsFeed(await reader(), args, limit, `${siteHost(config)} events`);
+    return { etag: etagOf(list.version), body: () => list.chunks() };
   }
 
   async function ics(
@@ -212,11 +216,9 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     url: URL,
     reader: () => Promise<AppContext>,
     single: number | null,
-    fetchAPI: { Response: typeof Response },
+    fetchAPI: { Response: typeof Response; ReadableStream: typeof ReadableStream },
   ): Promise<Response> {
-    const { events, name } = await feed(request, url, reader, single);
-    const body = calendarText(events, name);
-    const etag = etagOf(body);
+    const { etag, body } = await feed(request, url, reader, single);
     const headers = {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `inline; filename="${single === null ? 'events' : `event-${single}`}.ics"`,
@@ -226,8 +228,13 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     if (matchesEtag(request.headers.get('if-none-match'), etag)) {
       return new fetchAPI.Response(null, { status: 304, headers });
     }
-    const head = request.method.toUpperCase() === 'HEAD';
-    return new fetchAPI.Response(head ? null : body, { status: 200, headers });
+    if (request.method.toUpperCase() === 'HEAD') {
+      return new fetchAPI.Response(null, { status: 200, headers });
+    }
+    const text = body();
+    const stream =
+      typeof text === 'string' ? text : textStream(fetchAPI.ReadableStream, text, 'iCalendar feed');
+    return new fetchAPI.Response(stream, { status: 200, headers });
   }
 
   async function csv(
@@ -241,7 +248,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     const ctx = await reader();
     const head = request.method.toUpperCase() === 'HEAD';
     // HEAD needs the total only: one row.
-    const size = head ? 1 : EXPORT_PAGE_SIZE;
+    const size = head ? 1 : STREAM_PAGE_SIZE;
     const first = await fetchPage(ctx, collection, args, 1, size);
     const headers = {
       'Content-Type': 'text/csv; charset=utf-8',
@@ -250,30 +257,9 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
       'X-WP-Total': String(first.total),
     };
     if (head) return new fetchAPI.Response(null, { status: 200, headers });
-    const columns = COLUMNS[collection];
-    const pages = remainingPages(ctx, collection, args, first, EXPORT_PAGE_SIZE);
-    const encoder = new TextEncoder();
-    let header = true;
-    const stream = new fetchAPI.ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const next = await pages.next();
-          if (next.done) {
-            if (header) controller.enqueue(encoder.encode(csvText(columns, [], true)));
-            controller.close();
-            return;
-          }
-          controller.enqueue(encoder.encode(csvText(columns, next.value as never[], header)));
-          header = false;
-        } catch (error) {
-          requestLog()?.error({ err: error }, 'CSV export failed while streaming');
-          controller.error(error);
-        }
-      },
-      async cancel() {
-        await pages.return(undefined);
-      },
-    });
+    const pages = remainingPages(ctx, collection, args, first, STREAM_PAGE_SIZE);
+    const chunks = csvChunks(COLUMNS[collection] as never[], pages);
+    const stream = textStream(fetchAPI.ReadableStream, chunks, 'CSV export');
     return new fetchAPI.Response(stream, { status: 200, headers });
   }
 

@@ -3,6 +3,7 @@ import type { Plugin } from 'graphql-yoga';
 import { DomainError } from '../lib';
 import { statusOf, wordpressCode } from '../rest/errors';
 import { rememberDomainError } from './domain-errors';
+import { knownOperationTypes } from './operation-types';
 
 /**
  * A domain error as GraphQL clients get it: `extensions.code` (the domain's code), `rest_code`
@@ -43,12 +44,16 @@ export function toGraphQLError(error: DomainError, located?: GraphQLError): Grap
  * thrown while building the context (bad credentials, throttling). And every GraphQL error
  * carries an `extensions.code`: graphql-js reports some request errors without one: unusable
  * variables (`Variable "$id" got invalid value "x"; …`) become `BAD_USER_INPUT`, as domains use
- * for theirs; an operation the schema cannot run (a subscription: there are none)
- * `GRAPHQL_VALIDATION_FAILED`. The REST adapter, which maps variable errors by their message, is
+ * for theirs; an operation the schema cannot run (a subscription: there are none) is refused
+ * while validating, with HTTP 400 (`knownOperationTypes`); uncoded errors of a subscription's
+ * result get `GRAPHQL_VALIDATION_FAILED`. The REST adapter, which maps variable errors by their message, is
  * unaffected.
  */
 export function useErrorCodes(): Plugin {
   return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(knownOperationTypes);
+    },
     onPluginInit({ registerContextErrorHandler }) {
       // Runs before Yoga's error masking (registered after the plugins given to createYoga).
       registerContextErrorHandler(({ error, setError }) => {

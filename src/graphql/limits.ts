@@ -1,4 +1,3 @@
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -22,11 +21,12 @@ import { toGraphQLError } from './errors';
  *   any tree is built: `Syntax Error: Token limit of N exceeded.`;
  * - depth (`GRAPHQL_MAX_DEPTH`): `events { venue { events { venue … } } }` past the limit →
  *   `QUERY_TOO_DEEP`;
- * - cost (`GRAPHQL_MAX_COST`): fields weighted by depth (objects 2, scalars 1, ×1.5 per level)
- *   → `QUERY_TOO_COSTLY`;
  * - aliases (`GRAPHQL_MAX_ALIASES`), the cheap way to multiply work → `TOO_MANY_ALIASES`;
  * - list length (`MAX_ARRAY_LENGTH`) in literal arguments and in variables (any depth, JSON
  *   values included) → 400 `rest_invalid_param` / `BAD_USER_INPUT` naming the parameter.
+ *
+ * The cost of an operation (page sizes multiplied through its nesting, per caller) is estimated
+ * once the caller and the variables are known, in `useOperationBudget` (src/graphql/budget.ts).
  *
  * Document errors are validation errors (`extensions.code` as above, plus `extensions.limit` and
  * `extensions.found`), answered as the GraphQL-over-HTTP spec says: HTTP 400 to clients that
@@ -37,7 +37,6 @@ import { toGraphQLError } from './errors';
 
 export interface GraphqlLimits {
   maxDepth: number;
-  maxCost: number;
   maxAliases: number;
   maxTokens: number;
   maxArrayLength: number;
@@ -46,7 +45,6 @@ export interface GraphqlLimits {
 export function graphqlLimits(config: Config): GraphqlLimits {
   return {
     maxDepth: config.graphqlMaxDepth,
-    maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
     maxTokens: config.graphqlMaxTokens,
     maxArrayLength: config.maxArrayLength,
@@ -79,18 +77,6 @@ export function documentRules(limits: GraphqlLimits): ValidationRule[] {
           limits.maxDepth,
           (found) =>
             `The query is nested ${found} levels deep; the limit is ${limits.maxDepth}. Ask for fewer nested levels (events { venue { events … } } and the like).`,
-        ),
-      ],
-    }) as unknown as ValidationRule,
-    costLimitRule({
-      maxCost: limits.maxCost,
-      propagateOnRejection: false,
-      onReject: [
-        reporter(
-          'QUERY_TOO_COSTLY',
-          limits.maxCost,
-          (found) =>
-            `The query's cost is ${found}; the limit is ${limits.maxCost}. Select fewer fields or nested objects, or split the query.`,
         ),
       ],
     }) as unknown as ValidationRule,

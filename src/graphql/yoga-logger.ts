@@ -1,10 +1,17 @@
 import type { YogaLogger } from 'graphql-yoga';
 import type { Logger } from '../http/logger';
+import { redactDocument, redactValue } from '../http/redact';
 import { requestLog } from '../http/request-info';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
-/** Yoga's own log calls, as pino lines of the current request (with its request id). */
+/**
+ * Yoga's own log calls, as pino lines of the current request (with its request id). Whatever
+ * Yoga passes is redacted first (src/http/redact.ts): objects lose the values of secret-named
+ * keys (GraphQL parameters the variables feeding secret arguments too), texts the inline values
+ * of secret arguments; errors go through the logger's error serialiser, which scrubs quoted
+ * values.
+ */
 export function yogaLogger(logger: Logger): YogaLogger {
   const at =
     (level: Level) =>
@@ -13,7 +20,7 @@ export function yogaLogger(logger: Logger): YogaLogger {
       const err = args.find((arg) => arg instanceof Error);
       const text = args
         .filter((arg) => !(arg instanceof Error))
-        .map((arg) => (typeof arg === 'string' ? arg : describe(arg)))
+        .map((arg) => (typeof arg === 'string' ? redactDocument(arg).text : describe(arg)))
         .join(' ');
       target[level](err ? { err } : {}, text || 'graphql-yoga');
     };
@@ -22,7 +29,7 @@ export function yogaLogger(logger: Logger): YogaLogger {
 
 function describe(value: unknown): string {
   try {
-    return JSON.stringify(value) ?? String(value);
+    return JSON.stringify(redactValue(value)) ?? String(value);
   } catch {
     return String(value);
   }

@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config';
+import { isSecretName, REDACTED, redactDocument, redactVariables } from './redact';
 
 export type { Logger };
 
@@ -7,10 +8,13 @@ export type { Logger };
  * Structured JSON logs (pino), one object per line on standard output:
  * `{"level":"info","time":"…","request_id":"…","msg":"request","method":"GET",…}`.
  *
- * What never reaches a log line: the `Authorization` header (headers are not logged at all),
- * request bodies, the values of secret-looking query parameters (`password`, `token`, …) and
- * the values bound into SQL statements (database errors quote them; see `scrub`). A logged
- * error keeps its class, code, message and stack so a 500 can be traced by its request id.
+ * What never reaches a log line: the `Authorization` header (headers are not logged at all, and
+ * fields named like a secret or a header are redacted if anything passes them), request bodies
+ * (so the variables of GraphQL POSTs), the values of secret-looking query parameters
+ * (`password`, `token`, …), secret GraphQL arguments and variables of GET requests
+ * (`loggableTarget`) and the values bound into SQL statements (database errors quote them; see
+ * `scrub`). A logged error keeps its class, code, message and stack so a 500 can be traced by
+ * its request id.
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
@@ -30,6 +34,9 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
         '*.token',
         '*.secret',
         'headers.*',
+        '*.headers.*',
+        'variables',
+        '*.variables',
       ],
       censor: '[redacted]',
     },
@@ -37,14 +44,22 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** Query parameters whose values are never logged. */
-const SECRET_PARAM = /pass|token|secret|key|auth|session|signature/i;
+/**
+ * `path?query` for logs, length bounded, with secrets replaced (src/http/redact.ts): the values
+ * of secret-looking parameters (`password`, `token` …) and, for GraphQL GET requests, the
+ * secret arguments written in `query` and the variables that feed them or bear such a name.
+ */
+const NONE: ReadonlySet<string> = new Set();
 
-/** `path?query` for logs: values of secret-looking parameters replaced, length bounded. */
 export function loggableTarget(url: URL): string {
+  const params = url.searchParams;
+  const document = params.has('query') ? redactDocument(params.get('query')!) : null;
   const pairs: string[] = [];
-  for (const [key, value] of url.searchParams) {
-    const shown = SECRET_PARAM.test(key) ? '[redacted]' : value;
+  for (const [key, value] of params) {
+    let shown = value;
+    if (isSecretName(key)) shown = REDACTED;
+    else if (key === 'query') shown = redactDocument(value).text;
+    else if (key === 'variables') shown = redactVariables(value, document?.secretVariables ?? NONE);
     pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(shown)}`);
   }
   const target = pairs.length ? `${url.pathname}?${pairs.join('&')}` : url.pathname;

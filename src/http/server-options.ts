@@ -6,9 +6,9 @@ import { securityHeaders } from './security-headers';
 
 /**
  * node:http settings for the limits that only the HTTP parser can enforce (docs/security.md
- * "Request limits"): `maxHeaderSize` bounds the request line and headers together (MAX_HEADER_BYTES;
- * beyond → 431), `requestTimeout` bounds the time to receive a whole request (slow clients) and
- * `headersTimeout` the time to receive its headers. Use as
+ * "Request limits"): `maxHeaderSize` bounds the request line and headers together
+ * (MAX_HEADER_BYTES; beyond → 431), `requestTimeout` bounds the time to receive a whole request
+ * (slow clients) and `headersTimeout` the time to receive its headers. Use as
  * `answerClientErrors(createServer(serverOptions(config), app.yoga), config)`.
  */
 export function serverOptions(config: Config): ServerOptions {

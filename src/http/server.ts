@@ -4,19 +4,21 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { authenticate as authenticateWithCredentials } from './authenticate';
 import { bootstrapAdmin, type BootstrapResult, type Viewer } from '../users';
 import type { Config } from '../config';
-import { createContext, type AppContext, type ContextDeps } from '../context';
+import { createContext, watchStatements, type AppContext, type ContextDeps } from '../context';
 import { describeDbError, dialectOf, isDatabaseUnavailable, type Db } from '../db';
 import { DomainError, serviceUnavailable, unexpectedError } from '../lib';
 import { AuthThrottle, clientAddress, throttleLimits } from './auth-throttle';
+import { costBudgets, useOperationBudget } from '../graphql/budget';
 import { toGraphQLError, useErrorCodes } from '../graphql/errors';
 import { graphqlLimits, useGraphqlLimits } from '../graphql/limits';
 import { createLogger, type Logger } from './logger';
 import { useHttpLayer } from './plugin';
 import { requestIdOf, requestLog } from './request-info';
+import { requestBudget } from './timeout';
 import { yogaLogger } from '../graphql/yoga-logger';
 import { useOps } from '../ops/plugin';
 import { useExports } from '../feeds/plugin';
-import { corsOptions } from '../rest/cors';
+import { useCors } from '../rest/cors';
 import { useRest } from '../rest/plugin';
 import type { RouteRow } from '../rest/routes';
 import { buildSchema } from '../graphql/schema';
@@ -74,6 +76,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Brute-force protection on credentials (src/http/auth-throttle.ts), per process.
   const throttle = new AuthThrottle(throttleLimits(config));
+  // Each GraphQL or REST operation's statements are charged to its request's budget.
+  watchStatements(db);
   const yoga = createYoga<Record<string, unknown>, AppContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -84,6 +88,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     // The HTTP layer (request ids, limits, security headers, access log) comes first.
     plugins: [
       useHttpLayer(config, logger, '/graphql'),
+      // CORS for every route, preflights included (src/rest/cors.ts; Yoga's own is off).
+      useCors(config),
       // /healthz, /readyz, /metrics and the request metrics; the web page at / (src/ops, src/web).
       useOps({ config, db, graphqlEndpoint: '/graphql', otherPaths: WEB_PATHS }),
       useWebPage(config),
@@ -92,22 +98,26 @@ export async function createApp(options: AppOptions): Promise<App> {
       useRest(config, options.routes),
       useCalendarSofa(config),
       useGraphqlLimits(graphqlLimits(config)),
+      // The estimated cost against the caller's budget; the runtime budget (src/graphql/budget.ts).
+      useOperationBudget(costBudgets(config)),
       useErrorCodes(),
       // Executes validated documents compiled by graphql-jit, cached per parsed document (Yoga's
       // parse cache keeps the document objects): the REST routes' engine, for /graphql too.
       useGraphQlJit(),
     ],
-    cors: corsOptions(config),
-    context: async (initial) =>
-      createContext(
+    cors: false,
+    context: async (initial) => {
+      const client = clientAddress(initial.request, initial, config.trustProxy);
+      const context = createContext(
         deps,
-        await throttle.guard(
-          initial.request,
-          clientAddress(initial.request, initial, config.trustProxy),
-          () => authenticate(initial.request, deps),
-        ),
+        await throttle.guard(initial.request, client, () => authenticate(initial.request, deps)),
         requestIdOf(initial.request),
-      ),
+        requestBudget(config, initial.request),
+      );
+      // Wrong event passwords are throttled per client and event (src/http/auth-throttle.ts).
+      context.passwordGuesses = throttle.passwordGuesses(initial.request, client);
+      return context;
+    },
     maskedErrors: {
       // GraphQL's own errors and domain errors (src/graphql/errors.ts maps those of results and
       // of the context first) are meant for clients; anything else is a bug: log it and answer a

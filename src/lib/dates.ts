@@ -31,6 +31,34 @@ export function isValidZone(zone: string): boolean {
 
 // `UTC+5`, `UTC-3:30`: the fixed offsets the reference accepts besides zone names.
 const FIXED_OFFSET = /^UTC([+-])(\d{1,2})(?::?(\d{2}))?$/i;
+const BARE_OFFSET = /^[+-](\d{2})(?::?(\d{2}))?$/;
+
+/**
+ * UTC offsets run from -12:00 to +14:00; anything beyond ±14:00 (`+99:00`, `-15:00`) or with 60
+ * minutes or more is a typo, refused rather than read as a far-away instant.
+ */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+function offsetInRange(hours: string, minutes = '0'): boolean {
+  return Number(minutes) < 60 && Number(hours) * 60 + Number(minutes) <= MAX_OFFSET_MINUTES;
+}
+
+/** The offset ending an ISO 8601 date (`…10:00+02:00`, `…10:00-0500`). */
+const ISO_OFFSET = /[+-](\d{2}):?(\d{2})$/;
+
+/**
+ * An offset ending relative English (`tomorrow 9am -05:00`, `… UTC+2`, `… GMT-0330`); a time
+ * range such as `10:00-15:00` is not one.
+ */
+const WORD_OFFSET = /(?:(?:UTC|GMT)\s*[+-](\d{1,2})(?::?(\d{2}))?|(?:^|\s)[+-](\d{2}):?(\d{2}))$/i;
+
+/** Whether the offset a date text ends with, if any, is a real one. */
+function trailingOffsetInRange(text: string, pattern: RegExp): boolean {
+  const m = pattern.exec(text);
+  if (!m) return true;
+  const [hours, minutes] = m.slice(1).filter((part) => part !== undefined);
+  return offsetInRange(hours!, minutes);
+}
 
 /**
  * The stored spelling of a time zone, or null when it is none: an IANA name (`america/new_york`
@@ -55,10 +83,12 @@ function findCanonicalZone(zone: string): string | null {
   const offset = FIXED_OFFSET.exec(zone);
   if (offset) {
     const [, sign, hours = '0', minutes = '00'] = offset;
-    const total = Number(hours) * 60 + Number(minutes);
-    if (Number(minutes) >= 60 || total > 14 * 60) return null;
+    if (!offsetInRange(hours, minutes)) return null;
     return `UTC${sign}${Number(hours)}${minutes === '00' ? '' : `:${minutes}`}`;
   }
+  // Intl also takes bare offsets (`+05:00`, `-1500`), up to ±23:59.
+  const bare = BARE_OFFSET.exec(zone);
+  if (bare && !offsetInRange(bare[1]!, bare[2])) return null;
   if (!isValidZone(zone)) return null;
   const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   return canonical.toLowerCase() === zone.toLowerCase() ? canonical : zone;
@@ -135,10 +165,13 @@ export function parseDateInput(input: string | number, zone: string, now: Date):
   } else if (SQL_DATE.test(text)) {
     dt = DateTime.fromFormat(text, 'yyyy-LL-dd', { zone });
   } else if (ISO_WITH_ZONE.test(text)) {
+    if (!trailingOffsetInRange(text, ISO_OFFSET)) return null;
     dt = DateTime.fromISO(text, { setZone: true }).setZone(zone);
   } else if (ISO_LOCAL.test(text)) {
     dt = DateTime.fromISO(text, { zone });
   } else {
+    // chrono ignores offsets it cannot use (`9am -15:00` read as 9am): refuse those first.
+    if (!trailingOffsetInRange(text, WORD_OFFSET)) return null;
     dt = parseNaturalLanguage(text, zone, now);
   }
   if (!dt || !dt.isValid || dt.year < 1 || dt.year > 9999) return null;

@@ -1,45 +1,34 @@
 import sanitizeHtml from 'sanitize-html';
+import {
+  GLOBAL_ATTRIBUTES,
+  POST_TAGS,
+  STYLE_PROPERTIES,
+  STYLE_VALUE,
+  URL_ATTRIBUTES,
+  URL_SCHEMES,
+} from './html-allowlist';
 
-/** The HTML allowed in descriptions and excerpts: text formatting, links, lists, images. */
+/** The HTML allowed in descriptions and excerpts: WordPress's post allowlist (html-allowlist.ts). */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'a',
-    'ul',
-    'ol',
-    'li',
-    'blockquote',
-    'code',
-    'pre',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'span',
-    'img',
-    'hr',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'target', 'rel'],
-    img: ['src', 'alt', 'width', 'height'],
+  allowedTags: Object.keys(POST_TAGS),
+  allowedAttributes: Object.fromEntries(
+    Object.entries(POST_TAGS).map(([tag, attributes]) => [
+      tag,
+      [...attributes, ...GLOBAL_ATTRIBUTES],
+    ]),
+  ),
+  allowedStyles: {
+    '*': Object.fromEntries(STYLE_PROPERTIES.map((property) => [property, [STYLE_VALUE]])),
   },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedSchemes: [...URL_SCHEMES],
+  allowedSchemesAppliedToAttributes: [...URL_ATTRIBUTES],
   allowProtocolRelative: false,
+  // Void elements of the list are written `<col />`, never `<col></col>`.
+  selfClosing: [...sanitizeHtml.defaults.selfClosing, 'col', 'track'],
 };
+
+/** Text only: every tag dropped, with the content of scripts and styles. */
+const NO_TAGS: sanitizeHtml.IOptions = { allowedTags: [], allowedAttributes: {} };
 
 /**
  * Text, and paragraphs of text, with nothing the sanitiser would change: no tag but a bare
@@ -60,4 +49,9 @@ export function sanitizeRichText(html: string): string {
 /** `sanitizeRichText` without the shortcut for plain text. */
 export function parseAndSanitize(html: string): string {
   return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/** The text of HTML without its tags, entities still encoded (`&amp;`, `&lt;`, `&gt;`). */
+export function stripTags(html: string): string {
+  return sanitizeHtml(html, NO_TAGS);
 }

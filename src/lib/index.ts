@@ -15,7 +15,7 @@ export {
 export { COSTS, Rng, clock, day } from './demo-data';
 // Every export of errors.ts is public (the domain errors each transport maps), so all pass.
 export * from './errors';
-export { sanitizeRichText } from './html';
+export { sanitizeRichText, stripTags } from './html';
 export { primeAll } from './prime';
 export { firstFreeSlug, toSlug } from './slug';
 export {

@@ -2,7 +2,7 @@ import { seesUnpublished } from '../users';
 import type { AppContext } from '../context';
 import { formatSql, invalid, nowIn, primeAll } from '../lib';
 import { countLinkedPosts, pageLinkedPosts, type LinkedListFilter } from './store/linked-post-list';
-import { envelope, findById, listStatuses, paging, type Envelope } from '../posts';
+import { canReference, envelope, findById, listStatuses, paging, type Envelope } from '../posts';
 import type { PostRow, PostStatus } from '../db';
 import type { LinkedInput, LinkedKind } from './linked-posts';
 
@@ -54,7 +54,8 @@ export async function listLinked<Row extends PostRow>(
     echo.push(['search', args.search]);
   }
   if (args.event !== undefined && args.event !== null) {
-    if (!(await findById(ctx.db, 'events', args.event))) {
+    // An event the caller may not see answers as one that does not exist.
+    if (!canReference(ctx, await findById(ctx.db, 'events', args.event))) {
       throw invalid('event', `${args.event} is not the id of an existing event`);
     }
     filter.eventId = args.event;

@@ -1,8 +1,14 @@
 import type DataLoader from 'dataloader';
-import { assertCanAttribute, assertCanCreate, assertCanDelete, assertCanEdit } from '../users';
+import {
+  assertCanAttribute,
+  assertCanChangeLinked,
+  assertCanCreate,
+  editScope,
+  linkedRecordAuthor,
+} from '../users';
 import type { AppContext } from '../context';
 import { inTrash, invalid, MissingParamError, notFound } from '../lib';
-import { findLiveByName, type LinkedTable } from './store/linked-post-list';
+import { findLiveByName, linkedByOthers, type LinkedTable } from './store/linked-post-list';
 import {
   assertReadable,
   asSingleRead,
@@ -15,12 +21,13 @@ import {
   insertPost,
   modifiedNow,
   resolveImage,
+  transactWithImages,
   uniqueSlug,
   updatePost,
   type PublishingInput,
 } from '../posts';
 import { asEventProblem, checkPlaceName, linkable, placeColumns } from './rules';
-import { transact, type NameLock, type PostRow, type Queryable } from '../db';
+import type { NameLock, PostRow, Queryable } from '../db';
 
 /**
  * What venues and organizers share: reads, writes with de-duplication, trash. Each resource
@@ -81,7 +88,7 @@ async function write<T>(
   names: NameLock[],
   fn: (q: Queryable) => Promise<T>,
 ): Promise<T> {
-  const result = await transact(ctx.db, { names }, fn);
+  const result = await transactWithImages(ctx, { names }, fn);
   ctx.resetLoaders();
   return result;
 }
@@ -89,20 +96,38 @@ async function write<T>(
 /**
  * Shared publishing columns present in `input` (on create, defaults for the absent ones) and the
  * resource's own (`places/rules.ts`). Runs before the permission checks (bad input is a 400 for
- * anyone), so the caller may be anonymous.
+ * anyone), so the caller may be anonymous. `current`: the stored record, on update.
  */
 function columnsOf<Row extends PostRow, Input extends LinkedInput>(
   ctx: AppContext,
   q: Queryable,
   kind: LinkedKind<Row, Input>,
   input: Input,
-  creating: boolean,
+  current: Row | null,
 ): Promise<Record<string, unknown>> {
-  const writer = { viewer: ctx.viewer, siteZone: ctx.config.siteTimezone, now: ctx.now() };
+  const creating = current === null;
+  const writer = {
+    viewer: ctx.viewer,
+    siteZone: ctx.config.siteTimezone,
+    now: ctx.now(),
+    status: current?.status,
+  };
   return placeColumns(writer, input, creating, kind.ownColumns, async () => {
     if (input.author != null) return checkAuthor(q, input.author);
     return creating ? (ctx.viewer.user?.id ?? 0) : undefined;
   });
+}
+
+/** The caller may edit or delete `row`, and no event of another author links it (403 else). */
+async function assertCanChange<Row extends PostRow>(
+  ctx: AppContext,
+  q: Queryable,
+  kind: LinkedKind<Row, LinkedInput>,
+  row: Row,
+): Promise<void> {
+  const author = linkedRecordAuthor(ctx.viewer);
+  const shared = author !== null && (await linkedByOthers(q, kind.table, row.id, author));
+  assertCanChangeLinked(ctx, row, shared);
 }
 
 async function reload<Row extends PostRow>(q: Queryable, table: LinkedTable, id: number) {
@@ -113,10 +138,11 @@ async function reload<Row extends PostRow>(q: Queryable, table: LinkedTable, id:
 
 /**
  * Creates a record inside `q`, or returns the live record with the same name (case-insensitive)
- * and, when one is given, the same description, unchanged. Every field is validated first, so
- * bad input is rejected even when a duplicate exists. The one path of `create_*` and of records
- * created inline by event writes (those are covered by the event's own permission check, like
- * the reference); `authorize` runs between validation and any write.
+ * and, when one is given, the same description, unchanged. Only a published record or one the
+ * caller may edit is reused: nobody can plant a draft for someone else's write to adopt. Every
+ * field is validated first, so bad input is rejected even when a duplicate exists. The one path
+ * of `create_*` and of records created inline by event writes (those are covered by the event's
+ * own permission check, like the reference); `authorize` runs between validation and any write.
  */
 async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
   ctx: AppContext,
@@ -126,10 +152,11 @@ async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
   authorize: (cols: Record<string, unknown>) => void = () => {},
 ): Promise<Row> {
   const title = checkPlaceName(kind.resource, input[kind.resource]);
-  const cols = await columnsOf(ctx, q, kind, input, true);
+  const cols = await columnsOf(ctx, q, kind, input, null);
   authorize(cols);
   const description = input.description ? String(cols.description) : null;
-  const existing = await findLiveByName<Row>(q, kind.table, title, description);
+  const reusable = editScope(ctx.viewer);
+  const existing = await findLiveByName<Row>(q, kind.table, title, description, reusable);
   if (existing) return existing;
   // Resolved only now: an image URL creates an image row, which a duplicate must not leave.
   if (has(input, 'image')) cols.image_id = await resolveImage(ctx, q, 'image', input.image);
@@ -172,14 +199,14 @@ export async function updateLinked<Row extends PostRow, Input extends LinkedInpu
 ): Promise<Row> {
   return write(ctx, [], async (q) => {
     const row = await findRecord(q, kind, key);
-    const cols = await columnsOf(ctx, q, kind, input, false);
+    const cols = await columnsOf(ctx, q, kind, input, row);
     if (has(input, kind.resource)) cols.title = checkPlaceName(kind.resource, input[kind.resource]);
     if (input.slug) {
       const title = typeof cols.title === 'string' ? cols.title : row.title;
       cols.slug = await uniqueSlug(q, kind.table, input.slug, title, row.id);
     }
     if (has(input, 'image')) cols.image_id = await resolveImage(ctx, q, 'image', input.image);
-    assertCanEdit(ctx, row);
+    await assertCanChange(ctx, q, kind, row);
     assertCanAttribute(ctx, cols.author_id as number | undefined);
     await updatePost(q, kind.table, row.id, cols);
     return reload<Row>(q, kind.table, row.id);
@@ -199,7 +226,7 @@ export async function deleteLinked<Row extends PostRow>(
 ): Promise<Row> {
   return write(ctx, [], async (q) => {
     const row = await findRecord(q, kind, key);
-    assertCanDelete(ctx, row);
+    await assertCanChange(ctx, q, kind, row);
     if (force) {
       await deletePost(q, kind.table, row.id);
       return row;

@@ -1,5 +1,5 @@
 import { InvalidParamError, invalid } from '../lib';
-import type { PostRow } from '../db';
+import type { PostRow, PostStatus } from '../db';
 import {
   MEDIUMTEXT_BYTES_MAX,
   TEXT_BYTES_MAX,
@@ -130,6 +130,8 @@ export interface PlaceWriter {
   viewer: Viewer;
   siteZone: string;
   now: Date;
+  /** The record's stored status, on update (a status the caller may not set keeps it). */
+  status?: PostStatus;
 }
 
 /**
@@ -153,7 +155,9 @@ export async function placeColumns<I extends PublishingInput>(
     cols.excerpt = richText(input.excerpt, 'excerpt', PLACE_EXCERPT_BYTES_MAX);
   }
   // Fields that cannot be cleared treat null as absent.
-  if (creating || input.status != null) cols.status = effectiveStatus(w.viewer, input.status);
+  if (creating || input.status != null) {
+    cols.status = effectiveStatus(w.viewer, input.status, w.status);
+  }
   const authorId = await author();
   if (authorId !== undefined) cols.author_id = authorId;
   if (creating || input.date != null || input.date_utc != null) {

@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon';
 import { canPublish, findUserById, type Viewer } from '../users';
-import type { AppContext } from '../context';
 import {
   firstFreeSlug,
   formatSql,
@@ -9,7 +8,6 @@ import {
   sanitizeRichText,
   toSlug,
 } from '../lib';
-import { findImagesByIds, findOrCreateImageByUrl } from './store/images';
 import { slugsLike } from './store/posts';
 import { LISTABLE_STATUSES, type PostStatus, type PostTable, type Queryable } from '../db';
 
@@ -105,16 +103,21 @@ export function checkStatus(requested: string | null | undefined): PostStatus | 
 
 /**
  * Status scale-back: callers who cannot publish (contributors) get `pending` for publish/future,
- * and `draft` when they send no status.
+ * and `draft` when they send no status. `private` takes the right to publish too (WordPress,
+ * wp-admin `_wp_translate_postdata`): without it an update keeps the record's stored status
+ * (`previous`) and a create gets `pending`.
  */
 export function effectiveStatus(
   viewer: Viewer,
   requested: PostStatus | null | undefined,
+  previous?: PostStatus | null,
 ): PostStatus {
   const publisher = canPublish(viewer);
   const status = checkStatus(requested);
   if (!status) return publisher ? 'publish' : 'draft';
-  if (!publisher && (status === 'publish' || status === 'future')) return 'pending';
+  if (publisher) return status;
+  if (status === 'publish' || status === 'future') return 'pending';
+  if (status === 'private') return previous ?? 'pending';
   return status;
 }
 
@@ -189,32 +192,13 @@ export function checkWebsite(name: string, value: string | null | undefined): st
   return text;
 }
 
-function isHttpUrl(text: string): boolean {
+export function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   } catch {
     return false;
   }
-}
-
-/** `""`/null removes the image; an http(s) URL is stored (or reused); a number must be a stored image. */
-export async function resolveImage(
-  ctx: AppContext,
-  q: Queryable,
-  name: string,
-  value: string | null | undefined,
-): Promise<number | null> {
-  const text = maxChars(name, (value ?? '').trim(), URL_MAX);
-  if (text === '') return null;
-  if (/^\d+$/.test(text)) {
-    const [image] = await findImagesByIds(q, [Number(text)]);
-    if (!image) throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
-    return image.id;
-  }
-  if (!isHttpUrl(text))
-    throw invalid(name, 'must be the id of a stored image or an http(s) image URL');
-  return findOrCreateImageByUrl(q, text, formatSql(DateTime.fromJSDate(ctx.now()).toUTC()));
 }
 
 /** Has the input this key at all (present, even if null)? Drives partial updates. */

@@ -15,15 +15,16 @@ export {
   modifiedNow,
   publishDates,
   requireText,
-  resolveImage,
   richText,
   slugBase,
   uniqueSlug,
   type PublishingInput,
 } from './fields';
+export { resolveImage, transactWithImages } from './image-writes';
 export { pageUrl, type PageKind } from './page-url';
 export { envelope, paging, type Envelope, type Paging } from './paging';
 export { Problems, given } from './problems';
+export { renderDescription, renderExcerpt, renderTitle, renderedText } from './render';
 export { asSingleRead, isSingleRead } from './single-read';
 export { findImagesByIds } from './store/images';
 export {
@@ -35,4 +36,12 @@ export {
   slugsLike,
   updatePost,
 } from './store/posts';
-export { assertReadable, canSee, listStatuses } from './visibility';
+export { whereEditable, whereReusable, whereTextReadable } from './store/scope';
+export {
+  assertReadable,
+  canReference,
+  canSee,
+  listStatuses,
+  protectedTextReaders,
+  visibleStatuses,
+} from './visibility';

@@ -1,4 +1,4 @@
-import { seesUnpublished } from '../users';
+import { editScope, seesUnpublished, type EditScope } from '../users';
 import type { AppContext } from '../context';
 import { invalid, noLongerAvailable, notAccessible, type ResourceName } from '../lib';
 import { LISTABLE_STATUSES, type PostRow, type PostStatus } from '../db';
@@ -24,10 +24,37 @@ export function listStatuses(
   return [...new Set(requested)] as PostStatus[];
 }
 
+/**
+ * The statuses of the records this caller sees at all: `publish`; for contributors and above
+ * every status but `trash`. Nested records, list filters that name a record and the events a
+ * venue's coordinates select go by it.
+ */
+export function visibleStatuses(ctx: AppContext): readonly PostStatus[] {
+  return seesUnpublished(ctx.viewer) ? LISTABLE_STATUSES : ['publish'];
+}
+
 /** May this caller see this record at all (nested data, lists)? */
 export function canSee(ctx: AppContext, row: Pick<PostRow, 'status'>): boolean {
-  if (row.status === 'publish') return true;
-  return row.status !== 'trash' && seesUnpublished(ctx.viewer);
+  return visibleStatuses(ctx).includes(row.status);
+}
+
+/**
+ * May this caller name this record in a list filter (`?event=`, `?venue=`, `?organizer=`,
+ * `post_parent`)? Callers who see only published records may name only those: any other
+ * answers exactly as an id that does not exist, so a filter confirms nothing hidden. Callers who
+ * see unpublished records may name any existing one, trashed included.
+ */
+export function canReference(ctx: AppContext, row: Pick<PostRow, 'status'> | undefined): boolean {
+  return row !== undefined && (seesUnpublished(ctx.viewer) || canSee(ctx, row));
+}
+
+/**
+ * Whose password-protected text (an event's description and excerpt) this caller may read: the
+ * records they may edit, as for redaction (`isRedacted`). A search looks into that text only
+ * for these records; elsewhere it matches the title alone, which every list shows anyway.
+ */
+export function protectedTextReaders(ctx: AppContext): EditScope {
+  return editScope(ctx.viewer);
 }
 
 /**

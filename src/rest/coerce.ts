@@ -48,11 +48,31 @@ export function coerceParam(
   options: { field?: boolean } = {},
 ): unknown {
   try {
-    return coerce(raw, type, { inInput: options.field ?? false });
+    const value = name === 'per_page' && !options.field ? boundedPerPage(raw) : raw;
+    return coerce(value, type, { inInput: options.field ?? false });
   } catch (err) {
     if (err instanceof Misfit) throw invalid(name, `${name} ${err.reason}`);
     throw err;
   }
+}
+
+/**
+ * The one `per_page` rule of every list (docs/contract.md §5 "Paging"): a positive integer, and
+ * any value above PER_PAGE_MAX is capped, however large. An integer too large for a GraphQL Int
+ * becomes the largest Int (the list then caps it like 999999), one too small the smallest (a 400
+ * like -1), so `per_page=2147483648` and `per_page=999999` answer alike. The REST routes apply
+ * it here, the SOFA view to its query string (sofa.ts); anything else is left to the coercion.
+ */
+export function boundedPerPage<T>(raw: T): T | number {
+  const n =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)
+        ? Number(raw)
+        : NaN;
+  // Digits beyond a double's range read as Infinity: still an integer too large.
+  const integral = Number.isInteger(n) || Math.abs(n) === Infinity;
+  return integral && Math.abs(n) > INT_MAX ? Math.sign(n) * INT_MAX : raw;
 }
 
 interface Where {

@@ -39,6 +39,28 @@ export const GRAPHQL_ONLY = new Set([
 ]);
 
 /**
+ * Fields REST bodies carry rendered as the reference renders them (docs/contract.md §4,
+ * "Rendering on output"): the operation selects the rendered field under the raw field's name and
+ * at its place (`description: description_rendered`), so the raw one is not resolved at all.
+ */
+export const RENDERED_AS: ReadonlyMap<string, string> = new Map([
+  ['Event.title', 'title_rendered'],
+  ['Event.description', 'description_rendered'],
+  ['Event.excerpt', 'excerpt_rendered'],
+  ['Venue.venue', 'venue_rendered'],
+  ['Venue.description', 'description_rendered'],
+  ['Venue.excerpt', 'excerpt_rendered'],
+  ['Organizer.organizer', 'organizer_rendered'],
+  ['Organizer.description', 'description_rendered'],
+  ['Organizer.excerpt', 'excerpt_rendered'],
+]);
+
+/** The rendered fields themselves: REST bodies carry them only under the raw names. */
+export const RENDERED_ONLY: ReadonlySet<string> = new Set(
+  [...RENDERED_AS].map(([raw, rendered]) => `${raw.slice(0, raw.indexOf('.'))}.${rendered}`),
+);
+
+/**
  * Where the REST body carries only some fields of a type: an event's categories and tags are
  * WordPress's raw term shape, without the term's `url` and `meta` (a category's URL walks its
  * ancestors: a query per page for a value the presenter would drop).
@@ -107,7 +129,11 @@ function prepareOperation(
       Field(node) {
         const parent = typeInfo.getParentType();
         const key = parent ? `${parent.name}.${node.name.value}` : '';
-        if (GRAPHQL_ONLY.has(key)) return null;
+        if (GRAPHQL_ONLY.has(key) || RENDERED_ONLY.has(key)) return null;
+        const rendered = RENDERED_AS.get(key);
+        if (rendered) {
+          return { ...node, alias: node.name, name: { kind: Kind.NAME, value: rendered } };
+        }
         const only = ONLY_FIELDS.get(key);
         if (!only || !node.selectionSet) return undefined;
         const selections = node.selectionSet.selections.filter(

@@ -2,7 +2,7 @@ import { print, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
-import type { AppContext } from '../context';
+import { withinBudget, type AppContext } from '../context';
 import { listTooLong, overlongList } from '../graphql/limits';
 import { loggableTarget } from '../http/logger';
 import { requestInfo, requestLog } from '../http/request-info';
@@ -123,9 +123,10 @@ export function useRest(
       throw err;
     }
     // The route's compiled operation (src/rest/jit.ts), on the context Yoga built.
-    const result = (await compiled
-      .get(route)!
-      .query(undefined, contextValue, variables)) as ExecutionResult;
+    // Its statements are charged to the request's runtime budget (src/context/budget.ts).
+    const result = (await withinBudget(contextValue.budget, () =>
+      compiled.get(route)!.query(undefined, contextValue, variables),
+    )) as ExecutionResult;
     const [error] = result.errors ?? [];
     if (error) {
       // Services' errors carry their REST code; an unreachable database is a 503, anything else

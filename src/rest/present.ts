@@ -5,7 +5,8 @@ import type { PresenterName } from './routes';
  * (the SDL's field order is the contract's key order); this module only applies the reference's
  * declared wire quirks (docs/contract.md §4, §5): `image: false` and `venue: []` on events,
  * empty-key stripping on venues and organizers, the two term shapes, `json_ld` only where computed,
- * optional list links.
+ * optional list links. Titles, names, descriptions and excerpts arrive rendered already: the
+ * operation selects their `*_rendered` fields under the raw names (compile.ts, `RENDERED_AS`).
  */
 
 type Json = Record<string, unknown>;

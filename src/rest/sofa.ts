@@ -3,6 +3,8 @@ import type { SofaPluginConfig } from '@graphql-yoga/plugin-sofa';
 import { GraphQLError, GraphQLSchema, type GraphQLFormattedError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
+import { carryInfo } from '../http/request-info';
+import { boundedPerPage } from './coerce';
 import { GRAPHQL_ONLY } from './compile';
 import { statusOf } from './errors';
 
@@ -127,7 +129,21 @@ export function useCalendarSofa(config: Config): Plugin {
         sofa = undefined; // try again on the next request
         throw err;
       });
-      await (await sofa).onRequest?.(payload);
+      await (await sofa).onRequest?.(withBoundedPerPage(payload));
     },
   };
+}
+
+type RequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
+
+/** The REST routes' `per_page` rule (coerce.ts `boundedPerPage`), applied to the query string. */
+function withBoundedPerPage(payload: RequestPayload): RequestPayload {
+  const raw = payload.url.searchParams.get('per_page');
+  const bounded = raw === null ? raw : boundedPerPage(raw);
+  if (bounded === raw) return payload;
+  const url = new URL(payload.url);
+  url.searchParams.set('per_page', String(bounded));
+  const request = new Request(url, payload.request);
+  carryInfo(payload.request, request);
+  return { ...payload, url, request };
 }

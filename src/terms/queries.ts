@@ -8,7 +8,7 @@ import {
   restUrl,
   type InvalidParams,
 } from '../lib';
-import { envelope, findById, paging, type Envelope } from '../posts';
+import { canReference, envelope, findById, paging, type Envelope } from '../posts';
 import type { Taxonomy, TermRow } from '../db';
 import { listTermRows, type TermFilter, type TermOrderColumn } from './store/term-list';
 import { existingTermIds, findTermOf } from './store/terms';
@@ -87,7 +87,8 @@ export async function listTerms(
   const eventParam = given(args.event) ? 'event' : given(args.post) ? 'post' : null;
   if (eventParam) {
     const eventId = (eventParam === 'event' ? args.event : args.post) as number;
-    if (eventId < 1 || !(await findById(ctx.db, 'events', eventId)))
+    // An event the caller may not see answers as one that does not exist.
+    if (eventId < 1 || !canReference(ctx, await findById(ctx.db, 'events', eventId)))
       problems[eventParam] = 'must be the id of an existing event';
     filter.eventId = eventId;
     echo.push([eventParam, String(eventId)]);

@@ -17,10 +17,17 @@ export function termField(taxonomy: Taxonomy): 'categories' | 'tags' {
   return taxonomy === 'category' ? 'categories' : 'tags';
 }
 
+/**
+ * The rules of a term write's fields (docs/contract.md "Terms"), on create and update alike, as
+ * the reference checks them: a field that is sent must not be empty. Absent fields are not
+ * checked; `null` keeps its meaning of "clear" (description) or "generate" (slug).
+ */
+const NOT_EMPTY = 'must be a non-empty string';
+
 /** The name of a term write: trimmed, non-empty, at most `TERM_NAME_MAX` long. */
 export function checkTermName(value: string | null | undefined): string {
   const name = (value ?? '').trim();
-  if (name === '') throw invalid('name', 'must be a non-empty string');
+  if (name === '') throw invalid('name', NOT_EMPTY);
   if (name.length > TERM_NAME_MAX)
     throw invalid('name', `must be at most ${TERM_NAME_MAX} characters`);
   return name;
@@ -37,22 +44,35 @@ export function checkNewTermName(taxonomy: Taxonomy, name: string): string {
   return name;
 }
 
-/** Sanitised HTML that fits its TEXT column. */
+/** A sent description: `""` (or only spaces) is refused; null clears; HTML sanitised to fit. */
 export function checkTermDescription(value: string | null | undefined): string {
-  return maxBytes('description', sanitizeRichText(value ?? ''), TERM_DESCRIPTION_BYTES_MAX);
-}
-
-/** A new term's description: the reference rejects a present but empty one. */
-export function checkNewTermDescription(value: string | null | undefined): string {
-  if (value === '') throw invalid('description', 'must be a non-empty string');
-  return checkTermDescription(value);
+  if (value === null || value === undefined) return '';
+  if (value.trim() === '') throw invalid('description', NOT_EMPTY);
+  return maxBytes('description', sanitizeRichText(value), TERM_DESCRIPTION_BYTES_MAX);
 }
 
 /** A sent slug must be non-empty (the reference rejects `""`); null means "generate". */
 export function checkTermSlug(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  if (value.trim() === '') throw invalid('slug', 'must be a non-empty string');
+  if (value.trim() === '') throw invalid('slug', NOT_EMPTY);
   return value;
+}
+
+export const PARENT_RULE = 'must be the id of an existing category, or 0 for top level';
+
+/**
+ * A sent `parent`: 0 is the top level (null returned); an empty value (REST `parent=""`, which
+ * arrives as null, or GraphQL null) and negative ids are refused, and so is any parent of a tag.
+ * That the category exists and is no descendant of the term is `checkTermParent`'s part.
+ */
+export function checkTermParentValue(
+  taxonomy: Taxonomy,
+  parent: number | null | undefined,
+): number | null {
+  if (taxonomy !== 'category') throw invalid('parent', 'tags are not hierarchical');
+  if (parent === null || parent === undefined || !Number.isInteger(parent) || parent < 0)
+    throw invalid('parent', PARENT_RULE);
+  return parent === 0 ? null : parent;
 }
 
 /**

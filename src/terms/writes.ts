@@ -14,15 +14,17 @@ import {
 import { has } from '../posts';
 import { uniqueTermSlug } from './terms';
 import {
-  checkNewTermDescription,
+  PARENT_RULE,
   checkTermDescription,
   checkTermName,
+  checkTermParentValue,
   checkTermSlug,
 } from './rules';
 
 /**
  * Create, update and delete of categories and tags. Parameter checks come first (bad input is a
- * 400 even for callers who may not write, like the reference), then the permission, then the
+ * 400 even for callers who may not write, like the reference): the field rules of `rules.ts`
+ * before the transaction opens, then the parent's existence; then the permission, then the
  * rules that depend on other terms (duplicate names); all inside one transaction.
  */
 
@@ -40,8 +42,9 @@ function authorize(ctx: AppContext): void {
 }
 
 /**
- * The parent to store: null/0 is top level; otherwise an existing category that is neither the
- * term itself nor one of its descendants (that would cut the subtree off the tree).
+ * The parent to store: null/0 is top level (a write's empty `parent` was refused before, by
+ * `checkTermParentValue`); otherwise an existing category that is neither the term itself nor
+ * one of its descendants (that would cut the subtree off the tree).
  */
 export async function checkTermParent(
   q: Queryable,
@@ -52,7 +55,7 @@ export async function checkTermParent(
   if (parent === null || parent === undefined || parent === 0) return null;
   if (taxonomy !== 'category') throw invalid('parent', 'tags are not hierarchical');
   if (parent < 0 || !(await findTermOf(q, 'category', parent)))
-    throw invalid('parent', 'must be the id of an existing category, or 0 for top level');
+    throw invalid('parent', PARENT_RULE);
   const seen = new Set<number>();
   for (let id: number | null = parent; id !== null && !seen.has(id);) {
     if (id === selfId)
@@ -92,10 +95,11 @@ export async function createTerm(
 ): Promise<TermRow> {
   if (input.name === null || input.name === undefined) throw new MissingParamError(['name']);
   const name = checkTermName(input.name);
-  const description = checkNewTermDescription(input.description);
+  const description = checkTermDescription(input.description);
   const slug = checkTermSlug(input.slug);
+  const parent = has(input, 'parent') ? checkTermParentValue(taxonomy, input.parent) : null;
   const row = await transact(ctx.db, { names: nameLock(taxonomy, name) }, async (trx) => {
-    const parentId = await checkTermParent(trx, taxonomy, input.parent, null);
+    const parentId = await checkTermParent(trx, taxonomy, parent, null);
     authorize(ctx);
     await checkTermNameFree(trx, taxonomy, name, parentId);
     const id = await insertTerm(trx, {
@@ -111,7 +115,7 @@ export async function createTerm(
   return row;
 }
 
-/** Partial update: only fields present in `input` change; `description` null or `""` clears. */
+/** Partial update: only fields present in `input` change; `description: null` clears it. */
 export async function updateTerm(
   ctx: AppContext,
   taxonomy: Taxonomy,
@@ -119,17 +123,20 @@ export async function updateTerm(
   input: TermInput,
 ): Promise<TermRow> {
   const name = has(input, 'name') ? checkTermName(input.name) : undefined;
+  const description = has(input, 'description')
+    ? checkTermDescription(input.description)
+    : undefined;
   const slug = has(input, 'slug') ? checkTermSlug(input.slug) : undefined;
+  const parent = has(input, 'parent') ? checkTermParentValue(taxonomy, input.parent) : undefined;
   const row = await transact(ctx.db, { names: nameLock(taxonomy, name) }, async (trx) => {
     const current = await findTermOf(trx, taxonomy, id, true);
     if (!current) throw notFound(taxonomy, id);
-    const parentId = has(input, 'parent')
-      ? await checkTermParent(trx, taxonomy, input.parent, id)
-      : current.parent_id;
+    const parentId =
+      parent !== undefined ? await checkTermParent(trx, taxonomy, parent, id) : current.parent_id;
     authorize(ctx);
     const values: TermValues = {};
     if (name !== undefined) values.name = name;
-    if (has(input, 'description')) values.description = checkTermDescription(input.description);
+    if (description !== undefined) values.description = description;
     if (has(input, 'parent')) values.parent_id = parentId;
     if (name !== undefined || has(input, 'parent'))
       await checkTermNameFree(trx, taxonomy, name ?? current.name, parentId, id);

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../config';
 import { createContext, type AppContext } from '../context';
 import { dialectOf, type Db, type EventRow } from '../db';
@@ -22,11 +23,19 @@ import {
  * domains' own queries answer to the caller's context — the list a REST or GraphQL list of the
  * same arguments would give, single reads with their password rules — as `export-rows.ts`
  * shapes. HTTP exports read with the request's context, the CLI as the administrator. Each page
- * is read with fresh loaders, so memory stays bounded by one page whatever the export's size.
+ * is read with fresh loaders, so memory stays bounded by one page whatever the export's size,
+ * and the pages after the first wait for a turn of the event loop (`export-stream.ts`).
  */
 
-/** Rows per page that exports read (above the public `per_page` cap, which they lift). */
+/** The largest page exports read (above the public `per_page` cap, which they lift). */
 export const EXPORT_PAGE_SIZE = 500;
+
+/**
+ * Rows per page of the exports served over HTTP: on SQLite a page is read without letting go of
+ * the event loop (better-sqlite3 is synchronous), so pages stay small enough (a few ms) for the
+ * other requests to be answered in between.
+ */
+export const STREAM_PAGE_SIZE = 100;
 
 export const COLLECTIONS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
 export type Collection = (typeof COLLECTIONS)[number];
@@ -79,6 +88,7 @@ export async function fetchPage<C extends Collection>(
   let list: PagedList<unknown>;
   if (collection === 'events') {
     const { events, total } = await listEvents(ctx, { ...(args as EventListArgs), ...paged });
+    await nextTurn(); // the links in a turn of their own (on SQLite, reads hold the event loop)
     list = { total, items: await Promise.all(events.map((row) => exportEvent(ctx, row))) };
   } else if (collection === 'venues') {
     const { venues, total } = await listVenues(ctx, { ...(args as LinkedListArgs), ...paged });
@@ -95,7 +105,7 @@ export async function fetchPage<C extends Collection>(
   return list as PagedList<ExportItems[C]>;
 }
 
-function isPageNotFound(error: unknown): boolean {
+export function isPageNotFound(error: unknown): boolean {
   return error instanceof DomainError && error.reason === 'page_not_found';
 }
 
@@ -120,6 +130,7 @@ export async function* remainingPages<C extends Collection>(
     sent += items.length;
     if (sent >= limit || current.items.length < perPage || page * perPage >= current.total) return;
     page += 1;
+    await nextTurn();
     try {
       current = await fetchPage(ctx, collection, args, page, perPage);
     } catch (error) {

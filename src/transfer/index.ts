@@ -16,7 +16,7 @@ export {
 } from './bulk/records';
 export { COLUMNS, EVENT_COLUMNS } from './csv/columns';
 export { csvColumnOf, csvRecords } from './csv/import';
-export { csvText } from './csv/write';
+export { csvChunks, icsChunks } from './export-stream';
 export {
   COLLECTIONS,
   EXPORT_PAGE_SIZE,
@@ -25,6 +25,7 @@ export {
   fetchPage,
   remainingPages,
   singleEvent,
+  STREAM_PAGE_SIZE,
   userExportContext,
   type Collection,
   type ExportArgs,
@@ -32,14 +33,8 @@ export {
   type ExportItems,
   type PagedList,
 } from './export-source';
-export {
-  CALENDAR_TAIL,
-  addZoneYears,
-  calendarHead,
-  calendarText,
-  eventText,
-  type ZoneYears,
-} from './ics/build';
+export { addZoneYears, calendarText, type ZoneYears } from './ics/build';
+export { icsFeed, type IcsFeed } from './ics/feed';
 export { icsColumnOf, icsRecords } from './ics/import';
 export {
   importEvents,

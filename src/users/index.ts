@@ -8,12 +8,16 @@ export {
 } from './credentials';
 export {
   assertCanAttribute,
+  assertCanChangeLinked,
   assertCanCreate,
   assertCanDelete,
   assertCanEdit,
   assertCanManageTerms,
   canEditRecord,
   canPublish,
+  editScope,
+  linkedRecordAuthor,
+  type EditScope,
 } from './permissions';
 export { ROLES, isRole, type Role } from './roles';
 export {

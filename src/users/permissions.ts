@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { forbidden, unauthenticated } from '../lib';
-import type { PostRow } from '../db';
+import type { PostRow, PostStatus } from '../db';
 import type { Viewer, ViewerUser } from './viewer';
 
 /**
@@ -12,7 +12,17 @@ import type { Viewer, ViewerUser } from './viewer';
 type Owned = Pick<PostRow, 'author_id' | 'status'>;
 
 /** Statuses in which a contributor still owns the editing of a record (not yet published). */
-const UNPUBLISHED = new Set(['draft', 'pending', 'trash']);
+const UNPUBLISHED: readonly PostStatus[] = ['draft', 'pending', 'trash'];
+
+/**
+ * The records a caller may edit, as data: `canEditRecord` tests a row against it and the posts
+ * store turns it into SQL (searches, de-duplication), so both answer alike. `own`: the caller's
+ * records in these statuses (null: any status).
+ */
+export type EditScope =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'own'; authorId: number; statuses: readonly PostStatus[] | null };
 
 /** The user a write runs as; anonymous callers get 401. */
 function mustWrite(ctx: AppContext): ViewerUser {
@@ -25,7 +35,7 @@ function canCreate(viewer: Viewer): boolean {
   return viewer.user !== null && viewer.can.createPosts;
 }
 
-/** Publishers keep `publish`/`future`; the others are scaled back to `pending`. */
+/** Publishers keep `publish`/`future`/`private`; the others are scaled back (`effectiveStatus`). */
 export function canPublish(viewer: Viewer): boolean {
   return viewer.user !== null && viewer.can.publish;
 }
@@ -34,12 +44,25 @@ export function canPublish(viewer: Viewer): boolean {
  * Edit a record: editors and administrators any; authors their own, published or not;
  * contributors their own while it is unpublished (draft, pending, trashed); subscribers none.
  */
-export function canEditRecord(viewer: Viewer, row: Owned): boolean {
+export function editScope(viewer: Viewer): EditScope {
   const user = viewer.user;
-  if (!user) return false;
-  if (viewer.can.editOthers) return true;
-  if (!viewer.can.createPosts || row.author_id !== user.id) return false;
-  return UNPUBLISHED.has(row.status) || viewer.can.editOwnPublished;
+  if (!user) return { kind: 'none' };
+  if (viewer.can.editOthers) return { kind: 'all' };
+  if (!viewer.can.createPosts) return { kind: 'none' };
+  return {
+    kind: 'own',
+    authorId: user.id,
+    statuses: viewer.can.editOwnPublished ? null : UNPUBLISHED,
+  };
+}
+
+/** May this caller edit `row` (the same rule as `editScope`, for one row)? */
+export function canEditRecord(viewer: Viewer, row: Owned): boolean {
+  const scope = editScope(viewer);
+  if (scope.kind !== 'own') return scope.kind === 'all';
+  return (
+    row.author_id === scope.authorId && (!scope.statuses || scope.statuses.includes(row.status))
+  );
 }
 
 /** Delete (trash or force-delete) follows the edit rule. */
@@ -70,6 +93,29 @@ export function assertCanEdit(ctx: AppContext, row: Owned): ViewerUser {
 export function assertCanDelete(ctx: AppContext, row: Owned): ViewerUser {
   const user = mustWrite(ctx);
   if (!canDeleteRecord(ctx.viewer, row)) throw forbidden();
+  return user;
+}
+
+/**
+ * A venue or organizer that an event of another author links is no longer its author's alone:
+ * a caller who may not edit others' records may not change it. The user whose authorship those
+ * links must match, or null when they do not matter (editors, anonymous callers).
+ */
+export function linkedRecordAuthor(viewer: Viewer): number | null {
+  return viewer.user && !viewer.can.editOthers ? viewer.user.id : null;
+}
+
+/**
+ * Edit or delete a venue or organizer: the record rule, then `linkedByOthers` (an event of
+ * another author than `linkedRecordAuthor` links it) refuses it too.
+ */
+export function assertCanChangeLinked(
+  ctx: AppContext,
+  row: Owned,
+  linkedByOthers: boolean,
+): ViewerUser {
+  const user = assertCanEdit(ctx, row);
+  if (linkedByOthers) throw forbidden();
   return user;
 }
 

@@ -28,6 +28,7 @@ const FILTER: EventListFilter = {
   statuses: ['publish'],
   dates: [],
   searchWords: [],
+  textReaders: { kind: 'none' },
   categoryIds: null,
   tagIds: null,
   venueIds: null,
@@ -36,6 +37,7 @@ const FILTER: EventListFilter = {
   include: null,
   parentId: null,
   venueWithCoords: false,
+  venueStatuses: ['publish'],
   nearVenueIds: null,
 };
 

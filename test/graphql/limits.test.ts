@@ -175,15 +175,15 @@ describeEachDb(
         expect(shallow.body.errors).toBeUndefined();
       });
 
-      it('rejects queries above GRAPHQL_MAX_COST, with too many aliases or tokens', async () => {
-        const costly = await appWith(env, { graphqlMaxCost: 20 });
+      it('rejects queries above GRAPHQL_COST_ANONYMOUS, with too many aliases or tokens', async () => {
+        const costly = await appWith(env, { graphqlCostAnonymous: 20 });
         const cost = await graphql(costly, {
           query:
             '{ events { events { id title venue { id venue city } organizer { id organizer } } } }',
         });
         expect(cost.status).toBe(400);
         expect(cost.body.errors[0].extensions).toMatchObject({
-          code: 'QUERY_TOO_COSTLY',
+          code: 'COST_LIMIT_EXCEEDED',
           limit: 20,
         });
         const aliases = Array.from({ length: 16 }, (_, i) => `a${i}: events { total }`).join(' ');
@@ -300,7 +300,9 @@ describe('limit settings', () => {
       maxBodyBytes: 1_048_576,
       maxArrayLength: 100,
       graphqlMaxDepth: 7,
-      graphqlMaxCost: 5000,
+      graphqlCostAnonymous: 5000,
+      graphqlCostAuthenticated: 20_000,
+      requestMaxStatements: 1000,
       graphqlMaxAliases: 15,
       graphqlMaxTokens: 5000,
       requestTimeoutMs: 30_000,
@@ -317,7 +319,7 @@ describe('limit settings', () => {
   it.each([
     ['MAX_ARRAY_LENGTH', '0'],
     ['GRAPHQL_MAX_DEPTH', 'deep'],
-    ['GRAPHQL_MAX_COST', '-5'],
+    ['GRAPHQL_COST_ANONYMOUS', '-5'],
     ['REQUEST_TIMEOUT_MS', '1.5'],
     ['MAX_URL_LENGTH', '10'],
     ['MAX_HEADER_BYTES', '99999999999'],

@@ -163,8 +163,9 @@ function paramsOf(problems: ImportProblem[]): Record<string, string> {
 }
 
 /**
- * `calendar import:csv FILE` in a process of its own, as `npm run calendar` runs it (the script runs
- * the compiled dist/src/cli/index.js; here the source runs through tsx, so no build is needed).
+ * `calendar import:csv FILE` in a process of its own, as `npm run calendar` runs it (the script
+ * runs the compiled dist/src/cli/index.js; here the source runs through tsx, so no build is
+ * needed).
  */
 function spawnCli(
   env: TestEnv,

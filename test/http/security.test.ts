@@ -198,7 +198,14 @@ describeEachDb('security', (env) => {
       const html =
         '<p>Hello <strong>bold</strong> <em>it</em> <a href="https://example.com" title="t">link</a></p><ul><li>one</li></ul>';
       const venue = await rest.post('/venues', { venue: 'Formatted', description: html }, admin);
-      expect(venue.body.description).toBe(html);
+      // Stored as sent; REST sends it through WordPress's auto-paragraph filter (contract §4).
+      const stored = await env.ok('query($id: Int!) { venue(id: $id) { description } }', {
+        id: venue.body.id,
+      });
+      expect(stored.venue.description).toBe(html);
+      expect(venue.body.description).toBe(
+        '<p>Hello <strong>bold</strong> <em>it</em> <a href="https://example.com" title="t">link</a></p>\n<ul>\n<li>one</li>\n</ul>',
+      );
     });
 
     it('stores titles and names as plain text, exactly as given, and answers them only as JSON strings', async () => {
@@ -209,15 +216,25 @@ describeEachDb('security', (env) => {
         admin,
       );
       expect(event.status).toBe(201);
-      expect(event.body.title).toBe(title);
+      // Stored exactly; REST sends it through WordPress's title filters, with the markup
+      // escaped as the plain text it is (contract §4); JSON-LD carries the same text, decoded.
+      const rendered =
+        '&lt;script&gt;alert("t")&lt;/script&gt; &#038; &lt;b&gt;bold&lt;/b&gt; &#8216;quotes&#8217; \u202E';
+      const stored = await env.ok('query($id: Int!) { event(id: $id) { title } }', {
+        id: event.body.id,
+      });
+      expect(stored.event.title).toBe(title);
+      expect(event.body.title).toBe(rendered);
       expect(event.body.slug).toMatch(/^[a-z0-9-]+$/);
       expect(event.headers.get('content-type')).toBe('application/json; charset=UTF-8');
       expect(event.headers.get('x-content-type-options')).toBe('nosniff');
       const single = await rest.get(`/events/${event.body.id}`);
-      expect(single.body.title).toBe(title);
-      expect(single.body.json_ld.name).toBe(title);
+      expect(single.body.title).toBe(rendered);
+      expect(single.body.json_ld.name).toBe(
+        '<script>alert("t")</script> & <b>bold</b> \u2018quotes\u2019 \u202E',
+      );
       const venue = await rest.post('/venues', { venue: title }, admin);
-      expect(venue.body.venue).toBe(title);
+      expect(venue.body.venue).toBe(rendered);
       const tag = await rest.post('/tags', { name: '<img src=x onerror=alert(1)>' }, admin);
       expect(tag.body.name).toBe('<img src=x onerror=alert(1)>');
     });

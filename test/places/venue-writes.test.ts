@@ -1,4 +1,5 @@
 import { describeEachDb, type Caller } from '../support/harness';
+import { useImageServer } from '../support/image-server';
 import { firstError, insertEvent, VENUE_FIELDS } from '../support/linked-fixtures';
 
 const CREATE = `mutation($input: VenueInput!) { create_venue(input: $input) { ${VENUE_FIELDS} } }`;
@@ -14,6 +15,7 @@ const READ = `query($id: Int!) { venue(id: $id) { ${VENUE_FIELDS} } }`;
 const READ_BY_SLUG = `query($slug: String!) { venue_by_slug(slug: $slug) { ${VENUE_FIELDS} } }`;
 
 describeEachDb('venue writes', (env) => {
+  const images = useImageServer();
   const create = async (input: Record<string, unknown>, as: Caller = 'administrator') =>
     (await env.ok(CREATE, { input }, { as })).create_venue;
   const update = async (id: number, input: Record<string, unknown>) =>
@@ -201,7 +203,7 @@ describeEachDb('venue writes', (env) => {
   });
 
   it('stores an image by URL, reuses it, and "" removes it', async () => {
-    const url = 'https://img.test/hall.JPG';
+    const url = images.url('/hall.JPG');
     const v = await create({ venue: 'Pictured Hall', image: url });
     expect(v.image).toMatchObject({ url, extension: 'jpg' });
     const w = await create({ venue: 'Pictured Too', image: String(v.image.id) });

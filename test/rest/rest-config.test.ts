@@ -4,7 +4,7 @@ import { expectGraphqlAgrees } from '../support/rest/rest-twin';
 
 /** CORS_ORIGINS, NAMESPACE_ALIASES and MAX_BODY_BYTES (docs/contract.md §1, §5, §7, §10). */
 
-const EXPOSED = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link';
+const EXPOSED = 'X-TEC-Total, X-TEC-TotalPages, X-WP-Total, X-WP-TotalPages, Link, ETag, Allow';
 
 describeEachDb(
   'REST with CORS, a namespace alias and a small body limit',

@@ -4,6 +4,7 @@ import { compileRoutes } from '../../src/rest/compile';
 import { ROUTES, templatePath } from '../../src/rest/routes';
 import { buildSchema } from '../../src/graphql/schema';
 import { describeEachDb } from '../support/harness';
+import { useImageServer } from '../support/image-server';
 import { checkAgainst, responseSchemaOf } from '../support/openapi-check';
 import { RestClient, type RestResponse } from '../support/rest/rest-client';
 
@@ -53,6 +54,7 @@ const EVENT_LIST_PARAMS = [
 ];
 
 describeEachDb('GET /doc', (env) => {
+  const images = useImageServer();
   const rest = new RestClient(env);
   const admin = { as: 'administrator' as const };
   let doc: any;
@@ -318,7 +320,7 @@ describeEachDb('GET /doc', (env) => {
           venue: venue.id,
           organizer: [organizer.id, { organizer: 'Bob' }],
           cost: ['10', '20'],
-          image: 'https://img.example/poster.jpg',
+          image: images.url('/poster.jpg'),
           website: 'https://full.example',
           featured: true,
         },

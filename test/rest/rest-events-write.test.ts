@@ -167,7 +167,7 @@ describeEachDb('REST event writes', (env) => {
         expect(response.body).toMatchObject({
           id: made.id,
           title: 'After',
-          excerpt: 'Kept',
+          excerpt: '<p>Kept</p>', // rendered on output (docs/contract.md §4)
           featured: true,
           website: made.url, // cleared: falls back to the public url
         });

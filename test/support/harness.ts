@@ -74,6 +74,8 @@ export class TestEnv {
     }
     this.config = loadConfig({
       SITE_URL: 'http://calendar.test',
+      // Image URLs are fetched on write: tests serve theirs locally (support/image-server.ts).
+      IMAGE_FETCH_ALLOW: '127.0.0.1',
       ...this.env,
       DATABASE_URL: databaseUrl,
     });

@@ -131,8 +131,8 @@ describeEachDb('category writes', (env) => {
     expect(await update(made.id, { slug: 'ballet', name: 'Ballet' })).toMatchObject({
       slug: 'ballet',
     });
-    expect(await update(made.id, { description: '' })).toMatchObject({ description: '' });
-    await update(made.id, { description: 'again' });
+    // Issue 18: an empty description is refused (the contract's term rules); null clears it.
+    await invalidInput({ description: '' }, 'description', made.id);
     expect(await update(made.id, { description: null })).toMatchObject({ description: '' });
     await create({ name: 'Ballroom', slug: 'classic' });
     expect(await update(made.id, { name: 'Classic', slug: null })).toMatchObject({
@@ -154,7 +154,9 @@ describeEachDb('category writes', (env) => {
     await invalidInput({ parent: b.id }, 'parent', a.id);
     await invalidInput({ parent: 999999 }, 'parent', a.id);
     expect(await update(b.id, { parent: 0 })).toMatchObject({ parent: 0, urls: { up: null } });
-    expect(await update(c.id, { parent: null })).toMatchObject({ parent: 0 });
+    // Issue 18: an empty parent (GraphQL null, REST `parent=""`) is refused; 0 is the top level.
+    await invalidInput({ parent: null }, 'parent', c.id);
+    expect(await update(c.id, { parent: 0 })).toMatchObject({ parent: 0 });
   });
 
   it('rejects bad updates, duplicates and unknown ids', async () => {

@@ -1,5 +1,6 @@
 import { insertVenue, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
+import { useImageServer } from '../support/image-server';
 
 /**
  * Password-protected events (docs/contract.md §9), written through the API: a single
@@ -17,6 +18,7 @@ const BY_SLUG = `query($slug: String!, $password: String) {
 const LIST = `query($include: [Int!]) { events(include: $include) { events { ${FIELDS} } } }`;
 
 describeEachDb('password-protected events', (env) => {
+  const images = useImageServer();
   let id: number;
   let slug: string;
   let full: Record<string, unknown>;
@@ -32,7 +34,7 @@ describeEachDb('password-protected events', (env) => {
       excerpt: 'Short',
       cost: '25',
       website: 'https://members.example.com',
-      image: 'https://img.example.com/members.png',
+      image: images.url('/members.png'),
       featured: true,
       categories: ['Club'],
       tags: ['Members'],

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { EditScope } from '../../users';
+import { whereTextReadable } from '../../posts';
 import { selectWithVenue, splitVenues, type EventsRead } from './event-reads';
 import {
   cachedTotal,
@@ -26,6 +28,11 @@ export interface EventListFilter {
   dates: readonly DateBound[];
   /** Every word must occur in title, description or excerpt; lowercase already. */
   searchWords: readonly string[];
+  /**
+   * Events whose password-protected description and excerpt the caller may read
+   * (`protectedTextReaders`): search looks into them only there, else into the title alone.
+   */
+  textReaders: EditScope;
   /** OR within each list, AND between them; null: no filter. */
   categoryIds: readonly number[] | null;
   tagIds: readonly number[] | null;
@@ -34,8 +41,10 @@ export interface EventListFilter {
   featured: boolean | null;
   include: readonly number[] | null;
   parentId: number | null;
-  /** Only events whose (non-trashed) venue has coordinates. */
+  /** Only events whose venue has coordinates. */
   venueWithCoords: boolean;
+  /** The venue statuses the caller sees (`visibleStatuses`): a hidden venue selects nothing. */
+  venueStatuses: readonly PostStatus[];
   /** Only events at these venues (the result of a radius search); null: no filter. */
   nearVenueIds: readonly number[] | null;
   /**
@@ -77,10 +86,29 @@ function termEvents(q: Queryable, ids: readonly number[]): Knex.QueryBuilder {
   return q('event_terms').select('event_terms.event_id').whereIn('event_terms.term_id', ids);
 }
 
-function searchMatch(w: Knex.QueryBuilder, table: string, pattern: string): void {
-  for (const column of ['title', 'description', 'excerpt']) {
-    w.orWhereRaw(`lower(${table}.${column}) like ? escape '!'`, [pattern]);
+/** The word is in the title, or in a description or excerpt the caller may read. */
+function searchMatch(
+  w: Knex.QueryBuilder,
+  table: string,
+  pattern: string,
+  readers: EditScope,
+): void {
+  const like = (b: Knex.QueryBuilder, column: string): void => {
+    b.orWhereRaw(`lower(${table}.${column}) like ? escape '!'`, [pattern]);
+  };
+  like(w, 'title');
+  if (readers.kind === 'all') {
+    like(w, 'description');
+    like(w, 'excerpt');
+    return;
   }
+  w.orWhere((text) => {
+    whereTextReadable(text, table, readers);
+    text.where((columns) => {
+      like(columns, 'description');
+      like(columns, 'excerpt');
+    });
+  });
 }
 
 /**
@@ -91,7 +119,7 @@ function searchMatch(w: Knex.QueryBuilder, table: string, pattern: string): void
  * instead of reading every match (search: MariaDB otherwise walked the index from the first event
  * of the status, past ones included, reading each row).
  */
-function applyFilter(
+export function applyFilter(
   q: Queryable,
   query: Knex.QueryBuilder,
   f: EventListFilter,
@@ -104,12 +132,12 @@ function applyFilter(
   for (const word of f.searchWords) {
     const pattern = likePattern(word);
     if (use === 'count') {
-      query.where((w) => searchMatch(w, 'events', pattern));
+      query.where((w) => searchMatch(w, 'events', pattern, f.textReaders));
     } else {
       const sub = q('events as searched')
         .select(q.raw('1'))
         .whereRaw('searched.id = events.id')
-        .where((w) => searchMatch(w, 'searched', pattern));
+        .where((w) => searchMatch(w, 'searched', pattern, f.textReaders));
       perRow(query, sub);
     }
   }
@@ -138,17 +166,22 @@ function applyFilter(
       q('venues')
         .select(q.raw('1'))
         .whereRaw('venues.id = events.venue_id')
-        .whereNot('venues.status', 'trash')
+        .whereIn('venues.status', [...f.venueStatuses])
         .whereNotNull('venues.geo_lat')
         .whereNotNull('venues.geo_lng'),
     );
   }
 }
 
-/** What decides a total: the filter without its plan hints. */
+/**
+ * What decides a total: the filter without its plan hints; the text readers only with search
+ * words (so callers of one role share the totals of every other list).
+ */
 function totalKey(f: EventListFilter): string {
   const decisive = (key: string, value: unknown): unknown =>
-    key === 'termEvents' ? undefined : value;
+    key === 'termEvents' || (key === 'textReaders' && f.searchWords.length === 0)
+      ? undefined
+      : value;
   return `events ${JSON.stringify(f, decisive)}`;
 }
 
@@ -176,7 +209,7 @@ export async function findEventPage(
  * MariaDB read it through the index's first two columns and skipped every past event. Each row
  * brings its venue (`event-reads.ts`): a primary-key lookup per row of the page.
  */
-function eventPageQuery(
+export function eventPageQuery(
   q: Queryable,
   f: EventListFilter,
   limit: number,
@@ -226,16 +259,30 @@ export async function findTermKeys(
   }));
 }
 
-/** The kind (`event`, `venue`, `organizer`, `image`) of each existing id of the shared id space. */
-export async function postTypes(
+export interface PostKind {
+  /** `event`, `venue`, `organizer` or `image`. */
+  type: string;
+  /** The record's status; null for an image (or an id whose record is gone). */
+  status: PostStatus | null;
+}
+
+/** The kind and status of each existing id of the shared id space, in one query. */
+export async function postKinds(
   q: Queryable,
   ids: readonly number[],
-): Promise<Map<number, string>> {
+): Promise<Map<number, PostKind>> {
   if (ids.length === 0) return new Map();
-  const rows: { id: number; type: string }[] = await q('post_ids')
-    .select('id', 'type')
-    .whereIn('id', ids as number[]);
-  return new Map(rows.map((r) => [Number(r.id), r.type]));
+  const rows: { id: number; type: string; status: PostStatus | null }[] = await q('post_ids')
+    .select(
+      'post_ids.id',
+      'post_ids.type',
+      q.raw('coalesce(events.status, venues.status, organizers.status) as status'),
+    )
+    .leftJoin('events', 'events.id', 'post_ids.id')
+    .leftJoin('venues', 'venues.id', 'post_ids.id')
+    .leftJoin('organizers', 'organizers.id', 'post_ids.id')
+    .whereIn('post_ids.id', ids as number[]);
+  return new Map(rows.map((r) => [Number(r.id), { type: r.type, status: r.status }]));
 }
 
 export interface GeoBox {
@@ -252,11 +299,18 @@ export interface VenuePoint {
   geo_lng: number;
 }
 
-/** Non-trashed venues inside a bounding box: the index-friendly first cut of a radius search. */
-export async function venuesInBox(q: Queryable, box: GeoBox): Promise<VenuePoint[]> {
+/**
+ * Venues of these statuses (those the caller sees) inside a bounding box: the index-friendly
+ * first cut of a radius search.
+ */
+export async function venuesInBox(
+  q: Queryable,
+  box: GeoBox,
+  statuses: readonly PostStatus[],
+): Promise<VenuePoint[]> {
   const query = q('venues')
     .select('id', 'geo_lat', 'geo_lng')
-    .whereNot('status', 'trash')
+    .whereIn('status', [...statuses])
     .whereBetween('geo_lat', [box.minLat, box.maxLat])
     .whereNotNull('geo_lng');
   if (box.minLng !== null && box.maxLng !== null) {

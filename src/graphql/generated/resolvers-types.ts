@@ -71,7 +71,7 @@ export type CategoryInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   /** Name, plain text. */
   name?: InputMaybe<Scalars['String']['input']>;
-  /** Id of the parent category; 0 or null for top level. */
+  /** Id of the parent category; 0 for top level (null is refused, like an empty value). */
   parent?: InputMaybe<Scalars['Int']['input']>;
   /** Slug; generated from the name when absent. */
   slug?: InputMaybe<Scalars['String']['input']>;
@@ -141,14 +141,21 @@ export type Event = {
   date: Scalars['String']['output'];
   /** Publication date in UTC. */
   date_utc: Scalars['String']['output'];
-  /** Description, sanitised HTML. */
+  /** Description, sanitised HTML, exactly as stored. */
   description: Scalars['String']['output'];
+  /**
+   * The description as the REST contract sends it: WordPress's content filters (typography,
+   * then paragraphs: plain-text paragraphs wrapped in `<p>…</p>`, single newlines `<br />`).
+   */
+  description_rendered: Scalars['String']['output'];
   /** End, wall clock in the event's time zone. */
   end_date: Scalars['String']['output'];
   /** Parts of `end_date`. */
   end_date_details: DateDetails;
-  /** Excerpt, sanitised HTML, or an empty string. */
+  /** Excerpt, sanitised HTML, or an empty string, exactly as stored. */
   excerpt: Scalars['String']['output'];
+  /** The excerpt as the REST contract sends it: WordPress's excerpt filters (as `description_rendered`). */
+  excerpt_rendered: Scalars['String']['output'];
   /** Featured on the site. */
   featured?: Maybe<Scalars['Boolean']['output']>;
   /** Site-wide unique id: `<site host>?id=<id>`. */
@@ -195,8 +202,13 @@ export type Event = {
   timezone: Scalars['String']['output'];
   /** Abbreviation of the time zone at the start (`EST`, `CEST`, `UTC`). */
   timezone_abbr: Scalars['String']['output'];
-  /** Title, plain text. */
+  /** Title, plain text, exactly as stored. */
   title: Scalars['String']['output'];
+  /**
+   * The title as the REST contract sends it: WordPress's title filters (typographic quotes,
+   * apostrophes, dashes and ellipses as numeric entities, `&` as `&#038;`, `<` and `>` escaped).
+   */
+  title_rendered: Scalars['String']['output'];
   /** Public page of the event: `{site_url}/event/<slug>/`. */
   url: Scalars['String']['output'];
   /** End in UTC. */
@@ -546,8 +558,10 @@ export type Organizer = {
   date: Scalars['String']['output'];
   /** Publication date in UTC. */
   date_utc: Scalars['String']['output'];
-  /** Description, sanitised HTML. */
+  /** Description, sanitised HTML, exactly as stored. */
   description: Scalars['String']['output'];
+  /** The description as the REST contract sends it (as `Event.description_rendered`). */
+  description_rendered: Scalars['String']['output'];
   /** E-mail address. */
   email: Scalars['String']['output'];
   /**
@@ -556,8 +570,10 @@ export type Organizer = {
    * so that such an error never hides the record a mutation wrote.
    */
   events?: Maybe<EventList>;
-  /** Excerpt, sanitised HTML. */
+  /** Excerpt, sanitised HTML, exactly as stored. */
   excerpt: Scalars['String']['output'];
+  /** The excerpt as the REST contract sends it (as `Event.excerpt_rendered`). */
+  excerpt_rendered: Scalars['String']['output'];
   /** Site-wide unique id. */
   global_id: Scalars['String']['output'];
   /** Global ids this record descends from, its own first. */
@@ -572,8 +588,10 @@ export type Organizer = {
   modified: Scalars['String']['output'];
   /** Last modification in UTC. */
   modified_utc: Scalars['String']['output'];
-  /** Name, plain text. */
+  /** Name, plain text, exactly as stored. */
   organizer: Scalars['String']['output'];
+  /** The name as the REST contract sends it: WordPress's title filters (as `Event.title_rendered`). */
+  organizer_rendered: Scalars['String']['output'];
   /** Telephone. */
   phone: Scalars['String']['output'];
   /** URL slug, unique among organizers. */
@@ -962,16 +980,20 @@ export type Venue = {
   date: Scalars['String']['output'];
   /** Publication date in UTC. */
   date_utc: Scalars['String']['output'];
-  /** Description, sanitised HTML. */
+  /** Description, sanitised HTML, exactly as stored. */
   description: Scalars['String']['output'];
+  /** The description as the REST contract sends it (as `Event.description_rendered`). */
+  description_rendered: Scalars['String']['output'];
   /**
    * Events at this venue (same parameters and default window as the events list). Null, with an
    * error, when the page does not exist or the record is gone (in the answer of its own delete),
    * so that such an error never hides the record a mutation wrote.
    */
   events?: Maybe<EventList>;
-  /** Excerpt, sanitised HTML. */
+  /** Excerpt, sanitised HTML, exactly as stored. */
   excerpt: Scalars['String']['output'];
+  /** The excerpt as the REST contract sends it (as `Event.excerpt_rendered`). */
+  excerpt_rendered: Scalars['String']['output'];
   /** Latitude, when known. */
   geo_lat?: Maybe<Scalars['Float']['output']>;
   /** Longitude, when known. */
@@ -1008,8 +1030,10 @@ export type Venue = {
   status: PostStatus;
   /** Public page: `{site_url}/venue/<slug>/`. */
   url: Scalars['String']['output'];
-  /** Name, plain text. */
+  /** Name, plain text, exactly as stored. */
   venue: Scalars['String']['output'];
+  /** The name as the REST contract sends it: WordPress's title filters (as `Event.title_rendered`). */
+  venue_rendered: Scalars['String']['output'];
   /** Website URL. */
   website: Scalars['String']['output'];
   /** Postal code. */
@@ -1342,9 +1366,11 @@ export type EventResolvers<
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   date_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   end_date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   end_date_details?: Resolver<ResolversTypes['DateDetails'], ParentType, ContextType>;
   excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  excerpt_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   featured?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   global_id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   global_id_lineage?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1369,6 +1395,7 @@ export type EventResolvers<
   timezone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   timezone_abbr?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   utc_end_date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   utc_end_date_details?: Resolver<ResolversTypes['DateDetails'], ParentType, ContextType>;
@@ -1547,6 +1574,7 @@ export type OrganizerResolvers<
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   date_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   events?: Resolver<
     Maybe<ResolversTypes['EventList']>,
@@ -1555,6 +1583,7 @@ export type OrganizerResolvers<
     RequireFields<OrganizerEventsArgs, 'page'>
   >;
   excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  excerpt_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   global_id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   global_id_lineage?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1563,6 +1592,7 @@ export type OrganizerResolvers<
   modified?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   modified_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organizer?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organizer_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PostStatus'], ParentType, ContextType>;
@@ -1736,6 +1766,7 @@ export type VenueResolvers<
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   date_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   events?: Resolver<
     Maybe<ResolversTypes['EventList']>,
     ParentType,
@@ -1743,6 +1774,7 @@ export type VenueResolvers<
     RequireFields<VenueEventsArgs, 'page'>
   >;
   excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  excerpt_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   geo_lat?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   geo_lng?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   global_id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1762,6 +1794,7 @@ export type VenueResolvers<
   status?: Resolver<ResolversTypes['PostStatus'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   venue?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  venue_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   website?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   zip?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };

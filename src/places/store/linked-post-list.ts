@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
+import type { EditScope } from '../../users';
+import { whereReusable } from '../../posts';
 import {
   normalizeRow,
   normalizeRows,
+  whereExactly,
+  whereNameIn,
+  whereSameName,
   type PostRow,
   type PostStatus,
   type Queryable,
@@ -111,21 +116,42 @@ export async function pageLinkedPosts<T extends PostRow>(
 
 /**
  * The oldest non-trashed record with this name (case-insensitive) and, when given, this exact
- * (already sanitised) description: the de-duplication target of a create.
+ * (already sanitised) description, among those the caller may reuse (`whereReusable`: published
+ * ones and those in `reusable`, the caller's edit scope): the de-duplication target of a create.
  */
 export async function findLiveByName<T extends PostRow>(
   q: Queryable,
   table: LinkedTable,
   name: string,
   description: string | null,
+  reusable: EditScope,
 ): Promise<T | undefined> {
-  const query = q(table)
-    .whereRaw('LOWER(??) = LOWER(?)', ['title', name])
-    .whereNot('status', 'trash')
-    .orderBy('id');
-  if (description !== null) query.where('description', description);
+  // The same answer on both databases: case folded (Unicode), accents and description exact.
+  const query = whereSameName(q, q(table), 'title', name).whereNot('status', 'trash').orderBy('id');
+  whereReusable(query, table, reusable);
+  if (description !== null) whereExactly(q, query, 'description', description);
   const row = await query.first();
   return row ? normalizeRow<T>(row) : undefined;
+}
+
+/**
+ * Is the record linked from an event of another author than `userId` (any status: a trashed
+ * event can come back)? Such a record is no longer its author's alone to change.
+ */
+export async function linkedByOthers(
+  q: Queryable,
+  table: LinkedTable,
+  id: number,
+  userId: number,
+): Promise<boolean> {
+  const events =
+    table === 'venues'
+      ? q('events').where('events.venue_id', id)
+      : q('event_organizers')
+          .join('events', 'events.id', 'event_organizers.event_id')
+          .where('event_organizers.organizer_id', id);
+  const row = await events.whereNot('events.author_id', userId).first(q.raw('1 as linked'));
+  return row !== undefined;
 }
 
 /**
@@ -141,9 +167,8 @@ export async function findLiveIdsByNames(
   const out = new Map<string, number>();
   const lowered = [...new Set(names.map((n) => n.toLowerCase()))];
   if (lowered.length === 0) return out;
-  const rows: { id: number; title: string }[] = await q(table)
+  const rows: { id: number; title: string }[] = await whereNameIn(q, q(table), 'title', lowered)
     .select('id', 'title')
-    .whereRaw(`LOWER(title) IN (${lowered.map(() => '?').join(', ')})`, lowered)
     .whereNot('status', 'trash')
     .orderBy('id');
   for (const r of rows) {

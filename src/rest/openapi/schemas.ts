@@ -14,7 +14,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { GRAPHQL_ONLY } from '../compile';
+import { GRAPHQL_ONLY, RENDERED_AS, RENDERED_ONLY } from '../compile';
 import { scalarRestType } from './describe';
 import {
   COMPONENTS,
@@ -37,9 +37,19 @@ export { ref, type Schema } from './wire';
  * part). `rest-doc.test.ts` validates real responses against these schemas.
  */
 
-/** Fields of a GraphQL object type that REST bodies carry, in SDL (= wire) order. */
+/**
+ * Fields of a GraphQL object type that REST bodies carry, in SDL (= wire) order; a field sent
+ * rendered (`RENDERED_AS`) is described as its rendered form.
+ */
 function restFields(type: GraphQLObjectType): GraphQLField<unknown, unknown>[] {
-  return Object.values(type.getFields()).filter((f) => !GRAPHQL_ONLY.has(`${type.name}.${f.name}`));
+  const fields = type.getFields();
+  return Object.values(fields)
+    .filter((f) => !GRAPHQL_ONLY.has(`${type.name}.${f.name}`))
+    .filter((f) => !RENDERED_ONLY.has(`${type.name}.${f.name}`))
+    .map((f) => {
+      const rendered = RENDERED_AS.get(`${type.name}.${f.name}`);
+      return rendered ? { ...f, description: fields[rendered]!.description } : f;
+    });
 }
 
 function scalarSchema(name: string): Schema {

@@ -13,7 +13,7 @@ import {
 } from '../../places';
 import { slugBase } from '../../posts';
 import {
-  checkNewTermDescription,
+  checkTermDescription,
   checkTermName,
   checkTermNameFree,
   checkTermParent,
@@ -150,7 +150,7 @@ interface PreparedTerm {
 /** A term's own fields, as `create_category` / `create_tag` check them before any query. */
 function prepareTerm(taxonomy: Taxonomy, r: BulkTermRecord): PreparedTerm {
   const name = checkTermName(r.name);
-  const description = checkNewTermDescription(r.description);
+  const description = checkTermDescription(r.description);
   const base = termSlugBase(checkTermSlug(r.slug), name, taxonomy);
   return { name, description, base, parent: r.parent_id };
 }

@@ -1,5 +1,6 @@
 import type { Collection } from '../export-source';
 import type { ExportEvent, ExportOrganizer, ExportTerm, ExportVenue } from '../export-rows';
+import { escapeFormula } from './formula';
 
 /**
  * The CSV columns of each collection (docs/import-export.md "CSV columns"), in order. Events are
@@ -147,11 +148,15 @@ export const COLUMNS: Record<Collection, Column<never>[]> = {
   tags: TERM_COLUMNS,
 };
 
-/** One record as the cells of `columns`: booleans `true`/`false`, null and absent empty. */
+/**
+ * One record as the cells of `columns`: booleans `true`/`false`, null and absent empty, text
+ * that a spreadsheet would run as a formula quoted (`formula.ts`).
+ */
 export function cells<T>(columns: readonly Column<T>[], row: T): string[] {
   return columns.map((c) => {
     const value = c.value(row);
     if (value === null || value === undefined) return '';
+    if (typeof value === 'string') return escapeFormula(value);
     return typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
   });
 }

@@ -3,13 +3,15 @@ import { parse, type CsvError } from 'csv-parse';
 import type { Config } from '../../config';
 import { globalId } from '../../lib';
 import type { ImportItem, ImportOrganizer, ImportRecord, ImportVenue } from '../import/records';
+import { unescapeFormula } from './formula';
 
 /**
  * `import:csv`: rows of a CSV file (the columns `export:csv` writes, docs/import-export.md "CSV
  * columns") as import records, streamed with csv-parse. A header line is required; column names are
  * case-insensitive and their order is free; unknown columns are ignored. Only `title`, `start_date`
  * and `end_date` are required. An absent column leaves that field unchanged on update (default on
- * create); a present but empty cell clears it.
+ * create); a present but empty cell clears it. A cell of quotes followed by `=`, `+`, `-`, `@`, tab
+ * or CR loses one quote: the one CSV exports add against formula injection (`formula.ts`).
  */
 
 const REQUIRED_COLUMNS = ['title', 'start_date', 'end_date'] as const;
@@ -180,6 +182,8 @@ export async function* csvRecords(
         }
         return names;
       },
+      // The quote CSV writers put before a would-be formula comes off (`formula.ts`).
+      cast: (value, context) => (context.header ? value : unescapeFormula(value)),
       record_delimiter: ['\r\n', '\n'], // mixed line ends too
       skip_empty_lines: true,
       skip_records_with_error: true,

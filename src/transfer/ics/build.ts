@@ -1,4 +1,4 @@
-import { ICalCalendar, ICalEvent, escape, foldLines, type ICalEventData } from 'ical-generator';
+import { ICalCalendar, ICalEvent, escape, type ICalEventData } from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { ExportEvent, ExportVenue } from '../export-rows';
 import { costText, storedWebsite } from '../csv/columns';
@@ -25,6 +25,37 @@ export const CALENDAR_TAIL = 'END:VCALENDAR\r\n';
 
 const SEQUENCE_EPOCH = Date.UTC(2020, 0, 1);
 const CALENDAR = new ICalCalendar();
+
+const ENCODER = new TextEncoder();
+
+/**
+ * Lines folded at 75 octets (RFC 5545 §3.1) exactly as ical-generator's `foldLines` folds them,
+ * which builds a TextEncoder for every character (a third of a feed's time): here only a line
+ * that may be too long is walked, and only characters outside ASCII are measured.
+ */
+export function foldLines(input: string): string {
+  return input
+    .split('\r\n')
+    .map((line) => {
+      if (line.length * 3 <= 74) return line;
+      let result = '';
+      let octets = 0;
+      for (let i = 0; i < line.length; i++) {
+        let ch = line.charAt(i);
+        // A surrogate pair counts as one character.
+        if (ch >= '\ud800' && ch <= '\udbff') ch += line.charAt(++i);
+        const size = ch.charCodeAt(0) < 0x80 ? 1 : ENCODER.encode(ch).length;
+        octets += size;
+        if (octets > 74) {
+          result += '\r\n ';
+          octets = size;
+        }
+        result += ch;
+      }
+      return result;
+    })
+    .join('\r\n');
+}
 
 /** Years each named time zone must cover: those of the events' dates. */
 export type ZoneYears = Map<string, { from: number; to: number }>;

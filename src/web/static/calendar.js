@@ -6,7 +6,7 @@
  * categories for the category filter. Every piece of data goes into the page as text
  * (textContent / Text nodes), never as HTML.
  */
-/* global document, fetch, history, location, setTimeout, URL, URLSearchParams */
+/* global document, DOMParser, fetch, history, location, setTimeout, URL, URLSearchParams */
 'use strict';
 
 (function () {
@@ -81,10 +81,18 @@
     return zone ? `${range} ${zone}` : range;
   }
 
+  // Titles and names arrive rendered as WordPress renders them (`&#8217;`, `&#038;`, `&lt;`):
+  // decoded once, as text: DOMParser builds an inert document (no script runs, nothing loads)
+  // and only its text is kept.
+  const parser = new DOMParser();
+  function decoded(rendered) {
+    return parser.parseFromString(String(rendered), 'text/html').documentElement.textContent;
+  }
+
   function venueText(venue) {
     // The API answers [] for an event without a venue.
     if (!venue || Array.isArray(venue) || !venue.venue) return '';
-    return [venue.venue, venue.city, venue.stateprovince || venue.state, venue.country]
+    return [decoded(venue.venue), venue.city, venue.stateprovince || venue.state, venue.country]
       .filter((part) => typeof part === 'string' && part.trim() !== '')
       .join(', ');
   }
@@ -119,7 +127,7 @@
     }
     return el('li', { class: 'event', 'data-event-id': String(event.id) }, [
       el('article', {}, [
-        el('h3', { class: 'title' }, [String(event.title || '(untitled)')]),
+        el('h3', { class: 'title' }, [event.title ? decoded(event.title) : '(untitled)']),
         ...details,
       ]),
     ]);

@@ -14,12 +14,12 @@ import type {
 import { eventJsonLd } from '../../../src/events/json-ld';
 
 /**
- * The raw baseline's JSON: docs/contract.md §4–§5 written out by hand for the rows the raw SQL returns, key
- * for key as the REST adapter answers (SDL field order, the presenter's declared quirks). The
- * pure formatting helpers of src/lib are shared so the bodies are identical and the baseline
- * pays for the same cost, time-zone and JSON-LD work; what it skips is GraphQL, Knex, loaders
- * and resolvers. The benchmark dataset has no password-protected events, so list redaction is
- * not reproduced.
+ * The raw baseline's JSON: docs/contract.md §4–§5 written out by hand for the rows the raw SQL
+ * returns, key for key as the REST adapter answers (SDL field order, the presenter's declared
+ * quirks). The pure formatting helpers of src/lib are shared so the bodies are identical and the
+ * baseline pays for the same cost, time-zone and JSON-LD work; what it skips is GraphQL, Knex,
+ * loaders and resolvers. The benchmark dataset has no password-protected events, so list redaction
+ * is not reproduced.
  */
 
 type Json = Record<string, unknown>;

@@ -1,4 +1,5 @@
 import { describeEachDb } from '../../support/harness';
+import { useImageServer } from '../../support/image-server';
 import {
   CREATE,
   createEvent,
@@ -10,6 +11,7 @@ import {
 } from './event-write-support';
 
 describeEachDb('create_event: scalar fields', (env) => {
+  const images = useImageServer();
   it('creates a minimal event with every default', async () => {
     const title = uniqueTitle('Minimal');
     const event = await createEvent(env, {
@@ -66,7 +68,7 @@ describeEachDb('create_event: scalar fields', (env) => {
       date: '2026-11-01 09:00:00',
       date_utc: '2026-11-01 10:00:00',
       status: 'draft',
-      image: 'https://img.example.com/full-create.png',
+      image: images.url('/full-create.png'),
       cost: '$15',
       website: 'https://jazz.example.com',
       show_map: true,
@@ -79,7 +81,7 @@ describeEachDb('create_event: scalar fields', (env) => {
     });
     expect(event).toMatchObject({ slug: 'full-custom-slug', status: 'draft' });
     const row = await storedEvent(env, event.id);
-    const image = await env.db('images').where({ url: 'https://img.example.com/full-create.png' });
+    const image = await env.db('images').where({ url: images.url('/full-create.png') });
     expect(image).toHaveLength(1);
     expect(row).toMatchObject({
       description: '<p>Jazz <strong>night</strong></p>',
@@ -248,7 +250,7 @@ describeEachDb('create_event: scalar fields', (env) => {
     const input = minimal({
       website: 'foo',
       author: 999999,
-      image: 'https://img.example.com/never-stored.png',
+      image: images.url('/never-stored.png'),
     });
     await rejectedParams(env, CREATE, { input }, ['website', 'author']);
   });

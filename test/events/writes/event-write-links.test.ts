@@ -1,4 +1,5 @@
 import { describeEachDb, type TestEnv } from '../../support/harness';
+import { useImageServer } from '../../support/image-server';
 import {
   CREATE,
   DELETE,
@@ -166,6 +167,7 @@ describeEachDb('event writes: venue, organizers, terms', (env) => {
 });
 
 describeEachDb('event writes: the answer renders through the Event type', (env) => {
+  const images = useImageServer();
   it('answers the written event with its links, as a read would', async () => {
     const venue = await seedVenue(env);
     const organizer = await seedOrganizer(env);
@@ -181,7 +183,7 @@ describeEachDb('event writes: the answer renders through the Event type', (env) 
         input: minimal({
           website: 'https://rendered.example.com',
           cost: '$15',
-          image: 'https://img.example.com/rendered.png',
+          image: images.url('/rendered.png'),
           venue: { id: venue },
           organizer: [{ id: organizer }],
           categories: [String(category)],
@@ -195,7 +197,7 @@ describeEachDb('event writes: the answer renders through the Event type', (env) 
       author: String(admin.id),
       website: 'https://rendered.example.com',
       cost: '$15',
-      image: { url: 'https://img.example.com/rendered.png' },
+      image: { url: images.url('/rendered.png') },
       venue: { id: venue },
       organizer: [{ id: organizer }],
       categories: [{ id: category, count: 1 }],

@@ -1,5 +1,6 @@
 import type { EventRow } from '../../../src/db/rows';
 import { DEFAULT_NOW, describeEachDb, type TestEnv } from '../../support/harness';
+import { useImageServer } from '../../support/image-server';
 import {
   UPDATE,
   UPDATE_BY_SLUG,
@@ -17,7 +18,7 @@ import {
 } from './event-write-support';
 
 /** An event with every scalar field set, and a venue, organizers and terms linked directly. */
-async function richEvent(env: TestEnv): Promise<EventRow> {
+async function richEvent(env: TestEnv, image: string): Promise<EventRow> {
   const parent = await createEvent(env, minimal());
   const event = await createEvent(env, {
     ...minimal({ title: uniqueTitle('Rich') }),
@@ -27,7 +28,7 @@ async function richEvent(env: TestEnv): Promise<EventRow> {
     date: '2026-10-01 12:00:00',
     status: 'draft',
     timezone: 'Europe/Paris',
-    image: 'https://img.example.com/rich.jpg',
+    image,
     cost: '20$',
     website: 'https://rich.example.com',
     show_map: true,
@@ -54,12 +55,13 @@ async function richEvent(env: TestEnv): Promise<EventRow> {
 }
 
 describeEachDb('update_event', (env) => {
+  const images = useImageServer();
   afterEach(() => {
     env.now = DEFAULT_NOW;
   });
 
   it('changes only the fields present: a title-only update leaves everything else', async () => {
-    const before = await richEvent(env);
+    const before = await richEvent(env, images.url('/rich.jpg'));
     const links = await linksOf(env, before.id);
     env.now = new Date('2026-11-22T10:00:00Z');
     const title = uniqueTitle('Renamed');
@@ -76,7 +78,7 @@ describeEachDb('update_event', (env) => {
   });
 
   it('clears optional fields given as null or ""', async () => {
-    const before = await richEvent(env);
+    const before = await richEvent(env, images.url('/rich.jpg'));
     const linked = await linksOf(env, before.id);
     expect(linked.terms).toHaveLength(2);
     await updateEvent(env, before.id, {

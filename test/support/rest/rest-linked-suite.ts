@@ -173,7 +173,8 @@ export function linkedPostSuite(env: TestEnv, r: LinkedResource): void {
           json: { description: 'Renovated', phone: '' },
         });
         expect(byId.status).toBe(200);
-        expect(byId.body).toMatchObject({ id: made.id, description: 'Renovated' });
+        // Rendered on output (docs/contract.md §4).
+        expect(byId.body).toMatchObject({ id: made.id, description: '<p>Renovated</p>' });
         expect(byId.body).not.toHaveProperty('phone'); // "" cleared it
         await expectGraphqlAgrees(env, r.kind, byId.body);
         const slug = `moved-${r.kind}-${method.toLowerCase()}`;
@@ -182,7 +183,7 @@ export function linkedPostSuite(env: TestEnv, r: LinkedResource): void {
           json: { slug },
         });
         expect(bySlug.status).toBe(200);
-        expect(bySlug.body).toMatchObject({ id: made.id, slug, description: 'Renovated' });
+        expect(bySlug.body).toMatchObject({ id: made.id, slug, description: '<p>Renovated</p>' });
         await expectGraphqlAgrees(env, r.kind, bySlug.body);
       },
     );

@@ -3,21 +3,23 @@ import type { Caller, TestEnv } from '../harness';
 /**
  * GraphQL twins of REST writes: after a REST write, the same record read through GraphQL must
  * agree with the REST body — every scalar equal, linked records by id, and every key the REST
- * body leaves out (venue/organizer stripping, json_ld) empty on the GraphQL side.
+ * body leaves out (venue/organizer stripping, json_ld) empty on the GraphQL side. Titles, names,
+ * descriptions and excerpts are compared in their rendered form, the one REST sends
+ * (docs/contract.md §4, "Rendering on output").
  */
 
 export type Kind = 'event' | 'venue' | 'organizer' | 'category' | 'tag';
 
-const COMMON = `id author status date date_utc modified modified_utc url description excerpt
-  slug image { id url } global_id`;
+const COMMON = `id author status date date_utc modified modified_utc url
+  description: description_rendered excerpt: excerpt_rendered slug image { id url } global_id`;
 
 export const GQL_FIELDS: Record<Kind, string> = {
-  event: `${COMMON} rest_url title all_day start_date end_date utc_start_date utc_end_date
+  event: `${COMMON} rest_url title: title_rendered all_day start_date end_date utc_start_date utc_end_date
     timezone timezone_abbr cost website show_map show_map_link hide_from_listings sticky featured
     categories { id } tags { id } venue { id } organizer { id }`,
-  venue: `${COMMON} venue address city country province state zip phone website stateprovince
+  venue: `${COMMON} venue: venue_rendered address city country province state zip phone website stateprovince
     geo_lat geo_lng show_map show_map_link`,
-  organizer: `${COMMON} organizer phone website email`,
+  organizer: `${COMMON} organizer: organizer_rendered phone website email`,
   category: 'id count description name slug taxonomy parent url',
   tag: 'id count description name slug taxonomy url',
 };

@@ -1,7 +1,7 @@
-import { resetCalendar } from '../support/event-fixtures';
-import { describeEachDb } from '../support/harness';
-import { RestClient, expectError } from '../support/rest/rest-client';
-import { expectGraphqlAgrees } from '../support/rest/rest-twin';
+import { resetCalendar } from '../../support/event-fixtures';
+import { describeEachDb } from '../../support/harness';
+import { RestClient, expectError } from '../../support/rest/rest-client';
+import { expectGraphqlAgrees } from '../../support/rest/rest-twin';
 
 /**
  * Parameter sources and syntaxes (docs/contract.md §3): JSON > form > query, arrays as CSV,
@@ -102,7 +102,7 @@ describeEachDb('REST parameters', (env) => {
         ['end_date', DATES.end_date],
       ],
     });
-    expect(form.body).toMatchObject({ title: 'FromForm', excerpt: 'QueryExcerpt' });
+    expect(form.body).toMatchObject({ title: 'FromForm', excerpt: '<p>QueryExcerpt</p>' });
     const put = await rest.request('PUT', `/events/${form.body.id}`, {
       ...admin,
       form: 'title=FormPut&featured=true',

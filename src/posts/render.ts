@@ -1,0 +1,105 @@
+import { autop } from '@wordpress/autop';
+import { decodeHTML } from 'entities';
+import { stripTags } from '../lib';
+import { capitalPInContent, capitalPInTitle, convertChars, phpTrim, texturize } from './texturize';
+
+/**
+ * Rendering on output (docs/contract.md §4): the stored text is exactly what was sent, and every
+ * output that shows it as the reference does (REST bodies through the GraphQL `*_rendered`
+ * fields, the SOFA view, JSON-LD) renders it here, with WordPress's filters in WordPress's order:
+ *
+ * - titles and names: `the_title` — wptexturize, convert_chars, trim, capital_P_dangit — then
+ *   `<` and `>` become `&lt;` and `&gt;` [ours: our titles are plain text, so markup in them is
+ *   escaped as text, where WordPress would pass an administrator's markup through];
+ * - descriptions: `the_content` — wptexturize, wpautop, capital_P_dangit;
+ * - excerpts: `the_excerpt` — wptexturize, convert_chars, wpautop;
+ *
+ * each trimmed, as the reference trims them. wpautop is @wordpress/autop, WordPress's own port,
+ * brought to PHP's answers where it parts from them (checked against WordPress's PHP on generated
+ * texts): the step it lacks (a paragraph break after `<hr />`), PHP's idea of whitespace (ASCII
+ * only) and of `$` (also before a final newline). Still apart: whitespace between a `<br>` and a
+ * newline (PHP adds a second `<br />` there). Not reproduced: smilies (they become images on
+ * WordPress.org's servers), shortcodes and blocks (none exist here), lazy-loading attributes on
+ * images.
+ */
+
+/** PHP's wpautop adds a blank line after a self-closing `<hr>` outside `<pre>`. */
+const HR = /(<hr\s*?\/?>)/g;
+const PRE = /(<pre[\s\S]*?<\/pre>)/;
+
+/**
+ * Whitespace beyond ASCII (no-break space, ideographic space …): PHP's `trim` and `\s` leave it
+ * alone, JavaScript's strip it, so autop sees it as noncharacters (U+FDD0…) and gets it back.
+ */
+const UNICODE_SPACES =
+  '\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
+const UNICODE_SPACE = new RegExp(`[${UNICODE_SPACES}]`);
+const STAND_IN = /[\ufdd0-\ufdef]/;
+
+/** PHP's `$` also matches before a final newline: its last `\n</p>` rule catches this end too. */
+const LAST_CLOSE = /\n<\/p>\n$/;
+
+function wpautop(html: string): string {
+  let out: string;
+  if (!UNICODE_SPACE.test(html) || STAND_IN.test(html)) out = autop(html);
+  else {
+    const hidden = html.replace(new RegExp(UNICODE_SPACE, 'g'), (c) =>
+      String.fromCharCode(0xfdd0 + UNICODE_SPACES.indexOf(c)),
+    );
+    out = autop(hidden).replace(
+      new RegExp(STAND_IN, 'g'),
+      (c) => UNICODE_SPACES[c.charCodeAt(0) - 0xfdd0]!,
+    );
+  }
+  return out.replace(LAST_CLOSE, '</p>\n');
+}
+
+function autoParagraphs(html: string): string {
+  if (!html.includes('<hr')) return wpautop(html);
+  const parts = html.split(PRE);
+  for (let i = 0; i < parts.length; i += 2) parts[i] = parts[i]!.replace(HR, '$1\n\n');
+  return wpautop(parts.join(''));
+}
+
+/** Renders of short texts, reused: a page of events shows the same venue in many of them. */
+const MEMO_MAX_ENTRIES = 1000;
+const MEMO_MAX_CHARS = 2048;
+
+function memoised(render: (text: string) => string): (text: string) => string {
+  const memo = new Map<string, string>();
+  return (text) => {
+    if (text === '') return '';
+    if (text.length > MEMO_MAX_CHARS) return render(text);
+    let out = memo.get(text);
+    if (out === undefined) {
+      if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
+      out = render(text);
+      memo.set(text, out);
+    }
+    return out;
+  };
+}
+
+/** A title or a name as the reference sends it (`the_title`), its markup escaped. */
+export const renderTitle = memoised((title) => {
+  const filtered = phpTrim(capitalPInTitle(phpTrim(convertChars(texturize(title)))));
+  return filtered.replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+});
+
+/** A description as the reference sends it (`the_content`). */
+export const renderDescription = memoised((html) =>
+  phpTrim(capitalPInContent(autoParagraphs(texturize(html)))),
+);
+
+/** An excerpt as the reference sends it (`the_excerpt`). */
+export const renderExcerpt = memoised((html) =>
+  phpTrim(autoParagraphs(convertChars(texturize(html)))),
+);
+
+/**
+ * The plain text of rendered HTML: no tags, entities decoded (JSON-LD, whose text is not HTML,
+ * shows the same typography as the REST body).
+ */
+export function renderedText(html: string): string {
+  return decodeHTML(stripTags(html)).trim();
+}
