@@ -18,7 +18,16 @@ export {
 export { eventJsonLd } from './json-ld';
 export type { EventListArgs } from './list-args';
 export { organizerJsonLd, stateProvinceOf, venueJsonLd } from './place-json-ld';
-export { getEvent, getEventBySlug, isRedacted, listEvents, type EventList } from './queries';
+export {
+  getEvent,
+  getEventBySlug,
+  isRedacted,
+  listEvents,
+  listEventsAfter,
+  seekAfter,
+  type EventList,
+} from './queries';
+export type { EventSeek } from './store/event-list';
 export { listNestedEvents, type NestedEventsKey } from './nested-lists';
 export { findEventsByIds } from './store/event-reads';
 export { linkedOrganizers, linkedTerms, type Linked } from './store/links';

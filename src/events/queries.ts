@@ -12,7 +12,7 @@ import {
 import { canEditRecord, seesUnpublished } from '../users';
 import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './filters';
 import type { EventListArgs } from './list-args';
-import { countEvents, findEventPage } from './store/event-list';
+import { countEvents, findEventPage, type EventSeek } from './store/event-list';
 import { findEventBySlug, type EventsRead } from './store/event-reads';
 
 /**
@@ -48,6 +48,28 @@ export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<E
       ? primed(ctx, await findEventPage(ctx.db, filter, paged.perPage, paged.offset))
       : [];
   return { events, ...env };
+}
+
+/**
+ * Exports' keyset pages (internal: no client sends `after`): up to `perPage` events of the list
+ * `raw` selects, with the same filter and visibility, strictly after `after` in list order (from
+ * the first when null), without a count. A deep page costs what the first does, and rows written
+ * or deleted meanwhile neither repeat nor skip the rows present throughout.
+ */
+export async function listEventsAfter(
+  ctx: AppContext,
+  raw: EventListArgs,
+  after: EventSeek | null,
+  perPage: number,
+): Promise<EventRow[]> {
+  const args = withoutEmptyLists({ ...raw, page: 1, per_page: perPage });
+  const { filter, paged } = await resolveEventFilter(ctx, args);
+  return primed(ctx, await findEventPage(ctx.db, filter, paged.perPage, 0, after));
+}
+
+/** Where the keyset page after `row` starts. */
+export function seekAfter(row: EventRow): EventSeek {
+  return { start_date: row.start_date, id: row.id };
 }
 
 /** Seeds the loaders with what a read fetched: its events, and the venues joined to them. */

@@ -2,7 +2,14 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Config } from '../config';
 import { createContext, type AppContext } from '../context';
 import { dialectOf, type Db, type EventRow } from '../db';
-import { getEvent, listEvents, type EventListArgs } from '../events';
+import {
+  getEvent,
+  listEvents,
+  listEventsAfter,
+  seekAfter,
+  type EventListArgs,
+  type EventSeek,
+} from '../events';
 import { DomainError } from '../lib';
 import { listOrganizers, listVenues, type LinkedListArgs } from '../places';
 import { listTerms, type TermListArgs } from '../terms';
@@ -60,6 +67,8 @@ export interface ExportItems {
 export interface PagedList<T> {
   total: number;
   items: T[];
+  /** Events: where the next (keyset) page starts, the last row's sort key; null: no rows. */
+  after?: EventSeek | null;
 }
 
 /** `ctx` with the per-page cap lifted to the export's page size. */
@@ -88,8 +97,7 @@ export async function fetchPage<C extends Collection>(
   let list: PagedList<unknown>;
   if (collection === 'events') {
     const { events, total } = await listEvents(ctx, { ...(args as EventListArgs), ...paged });
-    await nextTurn(); // the links in a turn of their own (on SQLite, reads hold the event loop)
-    list = { total, items: await Promise.all(events.map((row) => exportEvent(ctx, row))) };
+    list = { ...(await eventItems(ctx, events)), total };
   } else if (collection === 'venues') {
     const { venues, total } = await listVenues(ctx, { ...(args as LinkedListArgs), ...paged });
     list = { total, items: venues.map((row) => exportVenue(ctx, row)) };
@@ -105,13 +113,42 @@ export async function fetchPage<C extends Collection>(
   return list as PagedList<ExportItems[C]>;
 }
 
+/** Events as exports show them, and the key of the last one (where the next page starts). */
+async function eventItems(
+  ctx: AppContext,
+  events: EventRow[],
+): Promise<{ items: ExportEvent[]; after: EventSeek | null }> {
+  const last = events[events.length - 1];
+  await nextTurn(); // the links in a turn of their own (on SQLite, reads hold the event loop)
+  const items = await Promise.all(events.map((row) => exportEvent(ctx, row)));
+  return { items, after: last ? seekAfter(last) : null };
+}
+
+/**
+ * The events page after `after` (a keyset page: no skipped rows read at any depth; `total` is
+ * not counted again).
+ */
+async function eventsAfter<C extends Collection>(
+  ctx: AppContext,
+  args: EventListArgs,
+  after: EventSeek,
+  perPage: number,
+  total: number,
+): Promise<PagedList<ExportItems[C]>> {
+  ctx.resetLoaders(); // one page of rows in memory at a time
+  const page = await eventItems(ctx, await listEventsAfter(ctx, args, after, perPage));
+  return { ...page, total } as PagedList<ExportItems[C]>;
+}
+
 export function isPageNotFound(error: unknown): boolean {
   return error instanceof DomainError && error.reason === 'page_not_found';
 }
 
 /**
  * Every item of a list, page after page from `first` (already fetched: its errors are the
- * request's), at most `limit` items. A record created or deleted meanwhile may shift the pages.
+ * request's), at most `limit` items. Events continue after the last row of the page before
+ * (keyset pages), so events created or deleted meanwhile neither repeat nor skip the others;
+ * other collections read numbered pages, which a record created or deleted meanwhile may shift.
  */
 export async function* remainingPages<C extends Collection>(
   ctx: AppContext,
@@ -128,11 +165,16 @@ export async function* remainingPages<C extends Collection>(
     const items = current.items.slice(0, Math.max(0, limit - sent));
     if (items.length) yield items;
     sent += items.length;
-    if (sent >= limit || current.items.length < perPage || page * perPage >= current.total) return;
+    if (sent >= limit || current.items.length < perPage) return;
+    // A keyset walk ends on a short page: the first page's total may be stale by now.
+    const after = collection === 'events' ? current.after : undefined;
+    if (!after && page * perPage >= current.total) return;
     page += 1;
     await nextTurn();
     try {
-      current = await fetchPage(ctx, collection, args, page, perPage);
+      current = after
+        ? await eventsAfter<C>(ctx, args as EventListArgs, after, perPage, current.total)
+        : await fetchPage(ctx, collection, args, page, perPage);
     } catch (error) {
       // Records deleted meanwhile: the page is past the end now.
       if (isPageNotFound(error)) return;

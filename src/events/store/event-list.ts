@@ -192,14 +192,36 @@ export async function countEvents(q: Queryable, f: EventListFilter): Promise<num
   return cachedTotal(q, totalKey(f), query);
 }
 
+/** Where a keyset page starts: strictly after this row of the list (its sort key). */
+export interface EventSeek {
+  start_date: string;
+  id: number;
+}
+
+/**
+ * Rows strictly after `after` in list order: `(start_date, id) > (…)` spelled as a range on
+ * `start_date` plus the tie-break on `id`, which both engines seek in `events_list_index` (a row
+ * constructor is not range-optimised by every MariaDB). `include` lists are by id alone.
+ */
+function applySeek(query: Knex.QueryBuilder, f: EventListFilter, after: EventSeek): void {
+  if (f.include) {
+    query.where('events.id', '>', after.id);
+    return;
+  }
+  query.where('events.start_date', '>=', after.start_date).where((w) => {
+    w.where('events.start_date', '>', after.start_date).orWhere('events.id', '>', after.id);
+  });
+}
+
 /** One page, by local start then id (by id for `include` lists), with the events' venues. */
 export async function findEventPage(
   q: Queryable,
   f: EventListFilter,
   limit: number,
   offset: number,
+  after: EventSeek | null = null,
 ): Promise<EventsRead> {
-  return splitVenues(await eventPageQuery(q, f, limit, offset));
+  return splitVenues(await eventPageQuery(q, f, limit, offset, after));
 }
 
 /**
@@ -207,19 +229,22 @@ export async function findEventPage(
  * the window; skipped rows of a deep page cost no row reads), then those rows. The default list
  * reads 10 index entries and 10 rows whatever the size of the table; as one `SELECT events.*`
  * MariaDB read it through the index's first two columns and skipped every past event. Each row
- * brings its venue (`event-reads.ts`): a primary-key lookup per row of the page.
+ * brings its venue (`event-reads.ts`): a primary-key lookup per row of the page. `after`: a
+ * keyset page (exports), which reads no skipped rows at any depth.
  */
 export function eventPageQuery(
   q: Queryable,
   f: EventListFilter,
   limit: number,
   offset: number,
+  after: EventSeek | null = null,
 ): Knex.QueryBuilder {
   const order = f.include
     ? [{ column: 'events.id' }]
     : [{ column: 'events.start_date' }, { column: 'events.id' }];
   const ids = q('events').select('events.id');
   applyFilter(q, ids, f, 'page');
+  if (after) applySeek(ids, f, after);
   ids.orderBy(order).limit(limit).offset(offset);
   return selectWithVenue(q('events').join(ids.as('page'), 'page.id', 'events.id')).orderBy(order);
 }

@@ -2,10 +2,16 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppContext } from '../../context';
 import { writeGeneration, type EventRow } from '../../db';
-import { isRedacted, listEvents, type EventListArgs } from '../../events';
+import {
+  isRedacted,
+  listEventsAfter,
+  seekAfter,
+  type EventListArgs,
+  type EventSeek,
+} from '../../events';
 import { canSee } from '../../posts';
 import { exportEvent, type ExportEvent } from '../export-rows';
-import { isPageNotFound, STREAM_PAGE_SIZE } from '../export-source';
+import { STREAM_PAGE_SIZE } from '../export-source';
 import { icsChunks } from '../export-stream';
 import { addZoneYears, type ZoneYears } from './build';
 
@@ -13,7 +19,7 @@ import { addZoneYears, type ZoneYears } from './build';
  * The iCalendar feed of an event list (`GET /events.ics`), streamed in two passes, since the
  * VTIMEZONEs of every zone the events use come before the first VEVENT:
  *
- * 1. the list's pages, rows only (cheap: no links, no rendering): the ids of the feed's events
+ * 1. the list's keyset pages, rows only (cheap: no links, no rendering): the ids of the feed's events
  *    in list order, the zones and years they span, and a digest of all the feed depends on —
  *    the rows (passwords aside), the caller, the site, and the write generation, which every
  *    calendar write bumps (`src/db/list-counts.ts`), for the venues, organizers and terms the
@@ -36,21 +42,18 @@ export interface IcsFeed {
   chunks(): AsyncGenerator<string>;
 }
 
-/** Page `page` of the list's rows; null past the end (records deleted since the first page). */
-async function rowsPage(
+/**
+ * The list's rows after `after` (from the first when null): keyset pages, so a deep page reads no
+ * skipped rows, and rows written or deleted meanwhile neither repeat nor skip the others.
+ */
+async function rowsAfter(
   ctx: AppContext,
   args: EventListArgs,
-  page: number,
+  after: EventSeek | null,
   perPage: number,
-): Promise<{ rows: EventRow[]; total: number } | null> {
+): Promise<EventRow[]> {
   ctx.resetLoaders(); // one page of rows in memory at a time
-  try {
-    const { events, total } = await listEvents(ctx, { ...args, page, per_page: perPage });
-    return { rows: events, total };
-  } catch (error) {
-    if (page > 1 && isPageNotFound(error)) return null;
-    throw error;
-  }
+  return listEventsAfter(ctx, args, after, perPage);
 }
 
 /** The events of `ids` still visible to the caller, as lists show them, a chunk at a time. */
@@ -84,11 +87,10 @@ export async function icsFeed(
   const ids: number[] = [];
   const zones: ZoneYears = new Map();
   const perPage = Math.min(STREAM_PAGE_SIZE, limit);
-  for (let page = 1; ids.length < limit; page++) {
-    if (page > 1) await nextTurn();
-    const found = await rowsPage(ctx, args, page, perPage);
-    if (!found) break;
-    for (const row of found.rows.slice(0, limit - ids.length)) {
+  for (let after: EventSeek | null = null; ids.length < limit;) {
+    if (after) await nextTurn();
+    const rows = await rowsAfter(ctx, args, after, perPage);
+    for (const row of rows.slice(0, limit - ids.length)) {
       const redacted = isRedacted(ctx, row);
       // As `calendarText` decides: a redacted event shows no all-day flag.
       if (redacted || !row.all_day) {
@@ -98,7 +100,9 @@ export async function icsFeed(
       digest.update(JSON.stringify([shown, password !== '', redacted]));
       ids.push(row.id);
     }
-    if (found.rows.length < perPage || page * perPage >= found.total) break;
+    const last = rows[rows.length - 1];
+    if (rows.length < perPage || !last) break;
+    after = seekAfter(last);
   }
   return {
     version: digest.digest('base64url'),
