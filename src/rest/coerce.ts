@@ -56,6 +56,12 @@ export function coerceParam(
   }
 }
 
+/** A number, or a string of decimal digits read as one (NaN otherwise). */
+function integerValue(raw: unknown): number {
+  if (typeof raw === 'number') return raw;
+  return typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+}
+
 /**
  * The one `per_page` rule of every list (docs/contract.md §5 "Paging"): a positive integer, and
  * any value above PER_PAGE_MAX is capped, however large. An integer too large for a GraphQL Int
@@ -64,12 +70,7 @@ export function coerceParam(
  * it here, the SOFA view to its query string (sofa.ts); anything else is left to the coercion.
  */
 export function boundedPerPage<T>(raw: T): T | number {
-  const n =
-    typeof raw === 'number'
-      ? raw
-      : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)
-        ? Number(raw)
-        : NaN;
+  const n = integerValue(raw);
   // Digits beyond a double's range read as Infinity: still an integer too large.
   const integral = Number.isInteger(n) || Math.abs(n) === Infinity;
   return integral && Math.abs(n) > INT_MAX ? Math.sign(n) * INT_MAX : raw;
@@ -182,12 +183,7 @@ function enumValue(raw: unknown, type: GraphQLEnumType, where: Where): string {
 
 function integer(raw: unknown, where: Where): number | null {
   if (where.inInput && raw === '') return null;
-  const n =
-    typeof raw === 'number'
-      ? raw
-      : typeof raw === 'string' && /^\s*[+-]?\d+\s*$/.test(raw)
-        ? Number(raw)
-        : NaN;
+  const n = integerValue(raw);
   if (!Number.isInteger(n)) fail(where, 'must be an integer.');
   if (Math.abs(n) > INT_MAX) fail(where, 'is out of range.');
   return n;
