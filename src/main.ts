@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
 import { onPrimaryShutdown, runPrimary } from './http/cluster';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, readEnvironment, type Config } from './config';
 import { createDb, redactedUrl, type Db, migrateWhenReachable, StartupError } from './db';
 import { createLogger, type Logger } from './http/logger';
 import { answerClientErrors, serverOptions } from './http/server-options';
@@ -9,10 +9,10 @@ import { createApp } from './http/server';
 import { bootstrapAdmin, type BootstrapResult } from './users';
 
 /**
- * The process: configuration → database (retried while unreachable) → migrations → HTTP server;
- * SIGTERM/SIGINT drain in-flight requests, close the pool and exit (docs/operations.md "Start-up
- * and shutdown"). With WORKERS>1 the first steps run once in the cluster primary, and the workers
- * it forks only serve (src/http/cluster.ts).
+ * The process: configuration (environment, `.env`, defaults) → database (retried while
+ * unreachable) → migrations → HTTP server; SIGTERM/SIGINT drain in-flight requests, close the
+ * pool and exit (docs/operations.md "Start-up and shutdown"). With WORKERS>1 the first steps run
+ * once in the cluster primary, and the workers it forks only serve (src/http/cluster.ts).
  */
 
 /**
@@ -181,7 +181,9 @@ async function serve(config: Config, db: Db, logger: Logger): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // Environment, then `.env` (or ENV_FILE), then defaults: src/config/sources.ts.
+  const env = readEnvironment();
+  const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
   if (cluster.isWorker) {
     // Request logs say which worker answered; the primary has migrated already.
@@ -193,7 +195,7 @@ async function main(): Promise<void> {
   // Once, before any worker exists: no race for the first administrator, one token printed.
   reportBootstrap(await bootstrapAdmin(db, new Date(), config.adminToken));
   await db.destroy();
-  runPrimary(config);
+  runPrimary(config, env);
 }
 
 main().catch((err: unknown) => {

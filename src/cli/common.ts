@@ -46,7 +46,24 @@ export function notFoundError(message: string): CliError {
 
 export const JSON_OPTION = { json: { type: 'boolean' } } as const;
 
-/** Parses a command's options strictly: unknown options and stray arguments are usage errors. */
+/**
+ * Options every command takes (each opens the database; exports and seeds write URLs). They win
+ * over the environment and `.env` (src/config/sources.ts); each names the variable it replaces.
+ */
+export const GLOBAL_OPTIONS = {
+  'database-url': { type: 'string' },
+  'site-url': { type: 'string' },
+} as const;
+
+export const GLOBAL_OPTION_VARIABLES: Record<keyof typeof GLOBAL_OPTIONS, string> = {
+  'database-url': 'DATABASE_URL',
+  'site-url': 'SITE_URL',
+};
+
+/**
+ * Parses a command's options and the global ones strictly: unknown options and stray arguments
+ * are usage errors.
+ */
 export function parseOptions(
   command: Command,
   args: string[],
@@ -54,7 +71,8 @@ export function parseOptions(
   const names = command.positionals ?? [];
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options: command.options, strict: true, allowPositionals: true });
+    const options = { ...GLOBAL_OPTIONS, ...command.options };
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (error) {
     throw usageError((error as Error).message);
   }

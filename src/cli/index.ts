@@ -1,6 +1,7 @@
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError } from '../config';
 import { createDb, migrateLatest } from '../db';
 import { CliError, EXIT, parseOptions, type Command } from './common';
+import { commandConfig } from './configuration';
 import { exportCommands } from './export';
 import { importCommands } from './import';
 import { seedCommands } from './seed';
@@ -9,10 +10,11 @@ import { userCommands } from './users';
 
 /**
  * `npm run calendar -- <command> [options]`: users, API tokens and application passwords,
- * imports and exports (CSV, iCalendar) and demo data, on the
- * database of DATABASE_URL (migrated first). Results go to standard output (secrets once, when
- * created), errors to standard error. Exit codes: 0 ok, 1 other failure, 2 usage error
- * (unknown command or option, missing or invalid value), 3 unknown login or credential id.
+ * imports and exports (CSV, iCalendar) and demo data, on the database of the server's
+ * configuration (environment, `.env`, defaults; `--database-url` and `--site-url` win), migrated
+ * first. Results go to standard output (secrets once, when created), errors to standard error.
+ * Exit codes: 0 ok, 1 other failure, 2 usage error (unknown command or option, missing or
+ * invalid value), 3 unknown login or credential id.
  */
 
 const COMMANDS: Record<string, Command> = {
@@ -30,16 +32,25 @@ function help(): string {
   }
   lines.push(
     '',
-    'Uses DATABASE_URL like the server and applies pending migrations first.',
+    'Options of every command:',
+    '  --database-url URL  database to use (sqlite:<path> or mysql://…), instead of DATABASE_URL',
+    '  --site-url URL      public site address written in URLs, instead of SITE_URL',
+    '',
+    'Reads the configuration like the server: these options, then the environment, then .env',
+    '(or the file ENV_FILE names) in the working directory, then defaults. Applies pending',
+    'migrations first.',
+    '',
     'Exit codes: 0 ok, 1 other failure (import: some rows failed), 2 usage error,',
     '3 unknown login or id.',
   );
   return lines.join('\n');
 }
 
+/** `env`: the process environment by default; `cwd`: where `.env` is looked for. */
 export async function runCli(
   argv: string[],
-  env: Record<string, string | undefined> = process.env,
+  env?: Record<string, string | undefined>,
+  cwd?: string,
 ): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
@@ -54,7 +65,7 @@ export async function runCli(
   let db: ReturnType<typeof createDb> | undefined;
   try {
     const values = parseOptions(command, args);
-    const config = loadConfig(env);
+    const config = commandConfig(values, env, cwd);
     db = createDb({ databaseUrl: config.databaseUrl, poolMax: 1 });
     const applied = await migrateLatest(db);
     if (applied.length) console.error(`Applied ${applied.length} migration(s).`);

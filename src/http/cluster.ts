@@ -51,8 +51,12 @@ export function onPrimaryShutdown(handler: (signal: NodeJS.Signals, again: boole
   });
 }
 
-/** Forks the workers and supervises them until a signal (or repeated failed starts) ends it. */
-export function runPrimary(config: Config): void {
+/**
+ * Forks the workers and supervises them until a signal (or repeated failed starts) ends it. Each
+ * worker gets `env`, the variables the primary resolved (environment and `.env`), so it loads
+ * the very configuration the primary checked even if `.env` changes meanwhile.
+ */
+export function runPrimary(config: Config, env: Record<string, string>): void {
   const slots: Slot[] = Array.from({ length: config.workers }, () => ({
     startedAt: 0,
     listening: false,
@@ -74,7 +78,7 @@ export function runPrimary(config: Config): void {
 
   const fork = (slot: Slot): void => {
     slot.restart = undefined;
-    const worker = cluster.fork();
+    const worker = cluster.fork(env);
     // Without a listener an 'error' (a failed kill or send) would throw in the primary.
     worker.on('error', (err: Error) =>
       console.warn(`Worker ${worker.process.pid}: ${err.message}`),
