@@ -120,6 +120,17 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Only src/config reads the environment (docs/configuration.md): everything else gets a Config.
+    files: ['src/**/*.ts', 'resolvers/**/*.ts'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read settings through src/config.' },
+      ],
+    },
+  },
   // Plain Node scripts (the build, test fixtures' fillers).
   { files: ['**/*.mjs'], languageOptions: { globals: globals.node } },
   {

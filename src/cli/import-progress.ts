@@ -1,5 +1,6 @@
 import { MultiBar } from 'cli-progress';
 import type { ImportProblem, ImportSummary } from '../transfer';
+import { runningInCi } from '../config';
 
 /**
  * Progress and reports of the import/export commands. On a terminal (standard error is a TTY)
@@ -16,7 +17,7 @@ export interface Progress {
 }
 
 function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
-  return stream.isTTY === true && process.env.CI !== 'true';
+  return stream.isTTY === true && !runningInCi();
 }
 
 /** A bar over `total` units (bytes of the file read, or records); rows/s since the start. */

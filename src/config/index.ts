@@ -4,4 +4,4 @@
  */
 export { ConfigError, loadConfig, type Config, type LogLevel } from './config';
 export { schemaDir } from './paths';
-export { readEnvironment, resolveConfig, type ConfigSources } from './sources';
+export { readEnvironment, resolveConfig, runningInCi, type ConfigSources } from './sources';

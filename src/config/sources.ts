@@ -56,3 +56,8 @@ export function readEnvironment(sources: ConfigSources = {}): Record<string, str
 export function resolveConfig(sources: ConfigSources = {}): Config {
   return loadConfig(readEnvironment(sources));
 }
+
+/** Whether this runs under CI (`CI=true`): progress bars are not drawn there. */
+export function runningInCi(): boolean {
+  return process.env.CI === 'true';
+}
