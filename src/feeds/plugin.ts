@@ -104,6 +104,11 @@ function wantsCsv(request: Request, url: URL): boolean {
     );
 }
 
+/** The public calendar's `/events/?ical=1` (docs/feeds.md), as calendar apps request it. */
+function isIcalQuery(url: URL): boolean {
+  return /^\/events\/?$/.test(url.pathname) && url.searchParams.get('ical') === '1';
+}
+
 function feedLimit(url: URL): number {
   const raw = url.searchParams.get('limit');
   if (raw === null) return FEED_LIMIT_DEFAULT;
@@ -286,7 +291,10 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
       const method = request.method.toUpperCase();
       if (method !== 'GET' && method !== 'HEAD') return;
-      const located = locate(url.pathname);
+      // Calendar apps subscribe to the site's `/events/?ical=1`: the same feed as `/events.ics`.
+      const located = isIcalQuery(url)
+        ? { namespace: NAMESPACE, rest: '/events.ics' }
+        : locate(url.pathname);
       if (!located) return;
       const { rest, namespace } = located;
       const single = /^\/events\/(\d{1,10})\.ics$/.exec(rest);
@@ -295,9 +303,11 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
       if (rest !== '/events.ics' && !single && !isCsv) return;
       requestInfo(request).route = single
         ? '/events/(?P<id>\\d+).ics'
-        : isCsv
-          ? `${rest} (csv)`
-          : rest;
+        : isIcalQuery(url)
+          ? '/events/?ical=1'
+          : isCsv
+            ? `${rest} (csv)`
+            : rest;
       const reader = () => context(request, serverContext as Record<string, unknown>, namespace);
       try {
         endResponse(

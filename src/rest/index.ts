@@ -40,11 +40,52 @@ export function namespaceIndex(
 }
 
 /**
+ * `GET {api_root}/` (docs/contract.md §11), where WordPress clients start: the site, its
+ * namespaces (the canonical one and every alias) and the routes of all of them, each described
+ * as its namespace's own index (`namespaceIndex`) describes it.
+ */
+function siteIndex(
+  config: Config,
+  namespaces: readonly string[],
+  indexes: ReadonlyMap<string, Record<string, unknown>>,
+): Record<string, unknown> {
+  const self = `${config.siteUrl}${config.apiRoot}/`;
+  const routes: Record<string, unknown> = {
+    '/': {
+      namespace: '',
+      methods: ['GET'],
+      endpoints: [
+        {
+          methods: ['GET'],
+          args: { context: { default: 'view', required: false } },
+        },
+      ],
+      _links: { self: [{ href: self }] },
+    },
+  };
+  for (const ns of namespaces)
+    Object.assign(routes, indexes.get(ns)!.routes as Record<string, unknown>);
+  return {
+    name: new URL(config.siteUrl).host,
+    description: 'Events calendar',
+    url: config.siteUrl,
+    home: config.siteUrl,
+    namespaces: [...namespaces],
+    // Bearer tokens and application passwords (docs/contract.md §9) need no discovery.
+    authentication: {},
+    routes,
+    _links: { self: [{ href: self }] },
+  };
+}
+
+/**
  * The bodies of `GET /` and `GET /doc` for each namespace the adapter serves, generated once
  * when the schema is set (the plugin's `onSchemaChange`) from the table it routes with.
  */
 export interface Descriptions {
   namespaces: readonly string[];
+  /** `GET {api_root}/`: the site's index (`siteIndex`). */
+  root(): Record<string, unknown>;
   index(namespace: string): Record<string, unknown>;
   doc(namespace: string): Record<string, unknown>;
 }
@@ -57,8 +98,10 @@ export function describeRoutes(
 ): Descriptions {
   const index = new Map(namespaces.map((ns) => [ns, namespaceIndex(config, routes, ns)]));
   const doc = new Map(namespaces.map((ns) => [ns, openApiDocument(config, schema, routes, ns)]));
+  const root = siteIndex(config, namespaces, index);
   return {
     namespaces,
+    root: () => root,
     index: (ns) => index.get(ns)!,
     doc: (ns) => doc.get(ns)!,
   };

@@ -16,6 +16,7 @@ import { collectParams, type Params } from './params';
 import { present } from './present';
 import { errorReply, listHeaders, toResponse, type Reply } from './respond';
 import { ROUTES, type HttpMethod, type RouteRow } from './routes';
+import { sofaBasePath } from './sofa';
 import { variablesFor } from './variables';
 
 /**
@@ -42,6 +43,7 @@ export function useRest(
   table: readonly RouteRow[] = ROUTES,
 ): Plugin<Record<string, unknown>> {
   const namespaces = [NAMESPACE, ...config.namespaceAliases];
+  const sofa = sofaBasePath(config);
   let routes: CompiledRoute[] = [];
   let descriptions: Descriptions | undefined;
   const sources = new Map<CompiledRoute, string>();
@@ -146,13 +148,30 @@ export function useRest(
     };
   }
 
+  /**
+   * The rest of the API root (docs/contract.md §11): `GET {api_root}/`, the site's index; any
+   * other path under it but the SOFA view's is WordPress's `rest_no_route`. An empty API_ROOT
+   * (`/`) shares the site's root with the web page and /graphql: nothing to answer then.
+   */
+  function outsideNamespaces(request: Request, pathname: string): Reply | null {
+    const root = config.apiRoot;
+    if (root === '' || (pathname !== root && !pathname.startsWith(`${root}/`))) return null;
+    if (pathname === sofa || pathname.startsWith(`${sofa}/`)) return null;
+    if (pathname !== root && pathname !== `${root}/`) return errorReply(noRoute());
+    requestInfo(request).route = `${root}/`;
+    const method = request.method.toUpperCase();
+    if (method === 'OPTIONS') return { status: 204, body: null, headers: { Allow: 'GET' } };
+    if (method !== 'GET' && method !== 'HEAD') return errorReply(noRoute());
+    return { status: 200, body: descriptions!.root(), headers: { Allow: 'GET' } };
+  }
+
   async function dispatch(
     request: Request,
     url: URL,
     serverContext: Record<string, unknown>,
   ): Promise<Reply | null> {
     const located = locate(url.pathname);
-    if (!located) return null;
+    if (!located) return outsideNamespaces(request, url.pathname);
     const method = request.method.toUpperCase();
     if (method === 'OPTIONS') {
       const allow = allowed(located.rest);

@@ -6,7 +6,8 @@ import type { Config } from '../config';
 import { carryInfo } from '../http/request-info';
 import { boundedPerPage } from './coerce';
 import { GRAPHQL_ONLY } from './compile';
-import { statusOf } from './errors';
+import { noRoute, statusOf } from './errors';
+import { errorReply, toResponse } from './respond';
 
 /**
  * The generic REST view for BI tools (docs/bi.md "The SOFA view": `{api_root}/calendar/rest/*`):
@@ -129,7 +130,22 @@ export function useCalendarSofa(config: Config): Plugin {
         sofa = undefined; // try again on the next request
         throw err;
       });
-      await (await sofa).onRequest?.(withBoundedPerPage(payload));
+      // A path the view has no route for is WordPress's `rest_no_route`, as elsewhere under the
+      // API root (docs/contract.md §11), not Yoga's empty 404.
+      let answered = false;
+      const bounded = withBoundedPerPage(payload);
+      const plugin = await sofa;
+      await plugin.onRequest?.({
+        ...bounded,
+        endResponse(response) {
+          answered = true;
+          bounded.endResponse(response);
+        },
+      });
+      if (!answered) {
+        const { Response } = payload.fetchAPI;
+        payload.endResponse(toResponse(Response, errorReply(noRoute()), payload.request));
+      }
     },
   };
 }

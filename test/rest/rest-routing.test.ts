@@ -174,10 +174,14 @@ describeEachDb('REST routing', (env) => {
     expect(options.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('leaves paths outside the namespace to the rest of the server', async () => {
-    const response = await env.app.yoga.fetch('http://localhost/wp-json/other/v1/events');
+  it('leaves paths outside the API root to the rest of the server', async () => {
+    const response = await env.app.yoga.fetch('http://localhost/other/v1/events');
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type') ?? '').not.toContain('application/json');
+    // Under the API root, another namespace is WordPress's rest_no_route (issue 17).
+    const other = await env.app.yoga.fetch('http://localhost/wp-json/other/v1/events');
+    expect(other.status).toBe(404);
+    expect((await other.json()).code).toBe('rest_no_route');
   });
 
   it('answers 500 rest_internal_error without stack or SQL, logging it with a request id', async () => {
