@@ -12,7 +12,8 @@ import { sofaBasePath } from '../rest/sofa';
  * - `/graphql` (queries, GraphiQL, preflights);
  * - the SOFA view: `{api_root}/calendar/rest/*`;
  * - the fixed paths of this app (`/`, `/healthz`, `/readyz`, `/metrics`, the page's assets,
- *   Yoga's `/health`);
+ *   Yoga's `/health`), the calendar feed address `/events/`;
+ * - `{api_root}/` (the REST index) and `{api_root}/*` (no such route);
  * - anything else: `unmatched`.
  */
 export function routeLabeller(
@@ -23,6 +24,7 @@ export function routeLabeller(
   const prefixes = [NAMESPACE, ...config.namespaceAliases].map((ns) => `${config.apiRoot}/${ns}`);
   const sofa = sofaBasePath(config);
   const fixed = new Set([...fixedPaths, '/health']);
+  const root = config.apiRoot;
   // Patterns come from the route table: a few dozen, templated once each.
   const templates = new Map<string, string>();
   const template = (route: string): string => {
@@ -43,6 +45,13 @@ export function routeLabeller(
     }
     if (pathname === sofa || pathname.startsWith(`${sofa}/`)) return `${sofa}/*`;
     if (fixed.has(pathname)) return pathname;
+    // The calendar-app feed address (`/events/?ical=1`) and, under a non-empty API root, its
+    // index and the rest_no_route answers.
+    if (pathname === '/events' || pathname === '/events/') return '/events/';
+    if (root !== '') {
+      if (pathname === root || pathname === `${root}/`) return `${root}/`;
+      if (pathname.startsWith(`${root}/`)) return `${root}/*`;
+    }
     return 'unmatched';
   };
 }

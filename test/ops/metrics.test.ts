@@ -65,6 +65,9 @@ describeEachDb('Prometheus metrics at /metrics', (env: TestEnv) => {
       ['/wp-json/calendar/events/v1/no-such-route/12'],
       ['/wp-json/calendar/rest/event/12'],
       ['/no/such/page/4242'],
+      ['/wp-json/'],
+      ['/wp-json/nope/v9/4242'],
+      ['/events/?ical=1'],
       [
         '/graphql',
         {
@@ -102,6 +105,9 @@ describeEachDb('Prometheus metrics at /metrics', (env: TestEnv) => {
     expect(count('/wp-json/calendar/events/v1/*', 'GET', '404')).toBe(1);
     expect(count('/wp-json/calendar/rest/*', 'GET', '404')).toBe(1);
     expect(count('unmatched', 'GET', '404')).toBe(1);
+    expect(count('/wp-json/', 'GET', '200')).toBe(1);
+    expect(count('/wp-json/*', 'GET', '404')).toBe(1);
+    expect(count('/events/', 'GET', '200')).toBe(1);
     expect(count('/graphql', 'POST', '200')).toBe(1);
     expect(count('/healthz', 'GET', '200')).toBe(1);
   });
@@ -122,6 +128,9 @@ describeEachDb('Prometheus metrics at /metrics', (env: TestEnv) => {
         '/wp-json/calendar/events/v1/*',
         '/wp-json/calendar/rest/*',
         'unmatched',
+        '/wp-json/',
+        '/wp-json/*',
+        '/events/',
         '/graphql',
         '/healthz',
         '/metrics',
