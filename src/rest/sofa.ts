@@ -4,10 +4,18 @@ import { GraphQLError, GraphQLSchema, type GraphQLFormattedError } from 'graphql
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
 import { carryInfo } from '../http/request-info';
-import { boundedPerPage } from './coerce';
+import { DomainError } from '../lib';
 import { GRAPHQL_ONLY } from './compile';
-import { noRoute, statusOf } from './errors';
+import { noRoute, statusOf, wordpressCode } from './errors';
 import { errorReply, toResponse } from './respond';
+import {
+  coercedArgs,
+  isPagedField,
+  pageLinks,
+  sofaRouter,
+  sofaSearch,
+  type SofaRoute,
+} from './sofa-query';
 
 /**
  * The generic REST view for BI tools (docs/bi.md "The SOFA view": `{api_root}/calendar/rest/*`):
@@ -18,7 +26,9 @@ import { errorReply, toResponse } from './respond';
  * GraphQL-only relations such as `Venue.events`, which would nest whole event lists in every
  * record). Read-only unless `SOFA_MUTATIONS=1`: the schema it is given then has no Mutation type,
  * so no write route exists and none is documented. sofa-api and its router load on the first
- * request under the base path, so start-up does not pay for a view few clients use.
+ * request under the base path, so start-up does not pay for a view few clients use. Query strings
+ * are read as the REST routes read theirs, and list pages link to their neighbours in a `Link`
+ * header (sofa-query.ts).
  */
 
 export function sofaBasePath(config: Config): string {
@@ -101,19 +111,17 @@ export function useCalendarSofa(config: Config): Plugin {
   const basePath = sofaBasePath(config);
   let yoga: YogaInit['yoga'] | undefined;
   let schemaChange: SchemaChange | undefined;
-  let sofa: Promise<Plugin> | undefined;
+  let sofa: Promise<LoadedSofa> | undefined;
 
   /** @graphql-yoga/plugin-sofa, initialised as Yoga would have done at start-up. */
-  async function load(): Promise<Plugin> {
+  async function load(): Promise<LoadedSofa> {
     const { useSofa } = await import('@graphql-yoga/plugin-sofa');
     const plugin = useSofa(sofaOptions(config));
     if (!yoga || !schemaChange) throw new Error('SOFA view used before Yoga initialised it');
+    const schema = sofaSchema(schemaChange.schema, config.sofaMutations);
     plugin.onYogaInit?.({ yoga });
-    plugin.onSchemaChange?.({
-      ...schemaChange,
-      schema: sofaSchema(schemaChange.schema, config.sofaMutations),
-    });
-    return plugin;
+    plugin.onSchemaChange?.({ ...schemaChange, schema });
+    return { plugin, route: sofaRouter(schema) };
   }
 
   return {
@@ -130,35 +138,83 @@ export function useCalendarSofa(config: Config): Plugin {
         sofa = undefined; // try again on the next request
         throw err;
       });
-      // A path the view has no route for is WordPress's `rest_no_route`, as elsewhere under the
-      // API root (docs/contract.md §11), not Yoga's empty 404.
-      let answered = false;
-      const bounded = withBoundedPerPage(payload);
-      const plugin = await sofa;
+      const { plugin, route } = await sofa;
+      const { Response } = payload.fetchAPI;
+      // Only GET: query routes take no other method (mutations read JSON bodies).
+      const found =
+        payload.request.method === 'GET'
+          ? route(payload.url.pathname.slice(basePath.length))
+          : undefined;
+      let args = new Map<string, unknown>();
+      let request = payload;
+      if (found) {
+        try {
+          args = coercedArgs(payload.url, found);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          payload.endResponse(domainErrorResponse(err));
+          return;
+        }
+        request = withSearch(payload, sofaSearch(payload.url, found, args));
+      }
+      let answer: Response | undefined;
       await plugin.onRequest?.({
-        ...bounded,
+        ...request,
         endResponse(response) {
-          answered = true;
-          bounded.endResponse(response);
+          answer = response;
         },
       });
-      if (!answered) {
-        const { Response } = payload.fetchAPI;
-        payload.endResponse(toResponse(Response, errorReply(noRoute()), payload.request));
-      }
+      // A path the view has no route for is WordPress's `rest_no_route`, as elsewhere under the
+      // API root (docs/contract.md §11), not Yoga's empty 404.
+      if (!answer) answer = toResponse(Response, errorReply(noRoute()), payload.request);
+      else if (found) answer = await withPageLinks(answer, found, args, payload.url);
+      payload.endResponse(answer);
     },
   };
+
+  /** A list page's answer with its `Link` header (none when it has no neighbour). */
+  async function withPageLinks(
+    response: Response,
+    found: SofaRoute,
+    args: Map<string, unknown>,
+    url: URL,
+  ): Promise<Response> {
+    if (response.status !== 200 || !isPagedField(found.field)) return response;
+    const body = (await response.clone().json()) as { total_pages?: unknown } | null;
+    if (typeof body?.total_pages !== 'number') return response;
+    const page = args.get('page') ?? found.field.args.find((a) => a.name === 'page')?.defaultValue;
+    const links = pageLinks(
+      config.siteUrl,
+      url,
+      typeof page === 'number' ? page : 1,
+      body.total_pages,
+    );
+    if (!links) return response;
+    const headers = new Headers(response.headers);
+    headers.set('Link', links);
+    return new Response(response.body, { status: response.status, headers });
+  }
+}
+
+interface LoadedSofa {
+  plugin: Plugin;
+  route: (path: string) => SofaRoute | undefined;
+}
+
+/** A parameter error in the view's error format (`errorHandler`), as the REST routes reject it. */
+function domainErrorResponse(error: DomainError): Response {
+  const extensions: Record<string, unknown> = { code: error.code, rest_code: wordpressCode(error) };
+  if (error.data.params) extensions.params = error.data.params;
+  return errorHandler([new GraphQLError(error.message, { extensions })]) as unknown as Response;
 }
 
 type RequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
 
-/** The REST routes' `per_page` rule (coerce.ts `boundedPerPage`), applied to the query string. */
-function withBoundedPerPage(payload: RequestPayload): RequestPayload {
-  const raw = payload.url.searchParams.get('per_page');
-  const bounded = raw === null ? raw : boundedPerPage(raw);
-  if (bounded === raw) return payload;
+/** The request with `search` as its query string (sofa-api reads the request's URL). */
+function withSearch(payload: RequestPayload, search: string): RequestPayload {
   const url = new URL(payload.url);
-  url.searchParams.set('per_page', String(bounded));
+  url.search = search;
+  if (url.search === payload.url.search) return payload;
   const request = new Request(url, payload.request);
   carryInfo(payload.request, request);
   return { ...payload, url, request };
