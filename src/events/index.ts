@@ -5,6 +5,7 @@ export {
   throwEventProblems,
   type EventChanges,
   type EventFields,
+  type EventFlagFields,
   type EventInput,
   type EventWriter,
 } from './input';

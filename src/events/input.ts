@@ -35,8 +35,11 @@ import {
  * database-free part, `eventFieldColumns`, once per record.
  */
 
+/** The yes/no fields (`EVENT_FLAGS`), as every write path and importer carries them. */
+export type EventFlagFields = { [flag in (typeof EVENT_FLAGS)[number]]?: boolean | null };
+
 /** An event's own fields, without its links: what every write path carries. */
-export interface EventFields extends EventDateInput {
+export interface EventFields extends EventDateInput, EventFlagFields {
   title?: string | null;
   description?: string | null;
   excerpt?: string | null;
@@ -44,11 +47,6 @@ export interface EventFields extends EventDateInput {
   website?: string | null;
   cost?: unknown;
   password?: string | null;
-  show_map?: boolean | null;
-  show_map_link?: boolean | null;
-  hide_from_listings?: boolean | null;
-  sticky?: boolean | null;
-  featured?: boolean | null;
   /** Publication date in the event's time zone, or `date_utc` in UTC; default: now. */
   date?: string | null;
   date_utc?: string | null;

@@ -1,6 +1,11 @@
 import type { Config } from '../../config';
 import { dialectOf, type Db, type Queryable, type Taxonomy } from '../../db';
-import { eventFieldColumns, throwEventProblems, type EventChanges } from '../../events';
+import {
+  eventFieldColumns,
+  throwEventProblems,
+  type EventChanges,
+  type EventFlagFields,
+} from '../../events';
 import { assertOrganizersLinkable, assertVenuesLinkable } from '../../places';
 import { Problems, slugBase } from '../../posts';
 import { assertKnownTermIds, refreshTermCounts } from '../../terms';
@@ -16,7 +21,7 @@ import { assignSlugs, importContext, type BulkPublishing, type ImportContext } f
  * write), and its links through the same checks as an event write's, a batch at a time.
  */
 
-export interface BulkEventRecord extends BulkPublishing {
+export interface BulkEventRecord extends BulkPublishing, EventFlagFields {
   title: string;
   /** Wall clock in `timezone`: `YYYY-MM-DD HH:MM:SS` (fast path) or any contract date input. */
   start_date: string;
@@ -27,11 +32,6 @@ export interface BulkEventRecord extends BulkPublishing {
   /** Cost text as a client would send it (`$15`, `Free`, `10, 20`). */
   cost?: string | null;
   website?: string | null;
-  show_map?: boolean | null;
-  show_map_link?: boolean | null;
-  hide_from_listings?: boolean | null;
-  sticky?: boolean | null;
-  featured?: boolean | null;
   venue_id?: number | null;
   /** In link order. */
   organizer_ids?: readonly number[] | null;

@@ -1,3 +1,4 @@
+import type { EventFlagFields } from '../../events';
 import type { OrganizerFields, VenueFields } from '../../places';
 
 /** What readers (CSV, ICS, the demo generator) hand the import engine, and what it reports. */
@@ -15,7 +16,7 @@ export interface ImportOrganizer extends OrganizerFields {
 }
 
 /** Event fields as sources give them; a key that is absent was not given (kept on update). */
-export interface ImportEventFields {
+export interface ImportEventFields extends EventFlagFields {
   title: string;
   start_date: string;
   end_date: string;
@@ -27,11 +28,6 @@ export interface ImportEventFields {
   status?: string | null;
   cost?: string | null;
   website?: string | null;
-  show_map?: boolean | null;
-  show_map_link?: boolean | null;
-  hide_from_listings?: boolean | null;
-  sticky?: boolean | null;
-  featured?: boolean | null;
   /** Publication instant (UTC), used on create only. */
   date_utc?: string | null;
 }
