@@ -3,6 +3,7 @@ import { createDb, migrateLatest } from '../db';
 import { CliError, EXIT, parseOptions, type Command } from './common';
 import { commandConfig } from './configuration';
 import { exportCommands } from './export';
+import { exportParquetCommands } from './export-parquet';
 import { importCommands } from './import';
 import { seedCommands } from './seed';
 import { tokenCommands } from './tokens';
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   ...tokenCommands,
   ...importCommands,
   ...exportCommands,
+  ...exportParquetCommands,
   ...seedCommands,
 };
 

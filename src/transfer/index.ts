@@ -44,3 +44,4 @@ export {
   type ImportSummary,
 } from './import-events';
 export { countLiveEvents, eventIdsAfter, eventZoneSpans } from './store/imports';
+export { exportStarParquet, type ParquetFile } from './parquet/write';
