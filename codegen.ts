@@ -38,6 +38,12 @@ const config: CodegenConfig = {
           Category: `${ROWS}#TermRow`,
           Tag: `${ROWS}#TermRow`,
           Image: `${ROWS}#ImageRow`,
+          // Connections: pages whose `total_count` is counted only when asked.
+          EventConnection: '../../events#EventConnectionPage',
+          VenueConnection: '../../places#VenueConnectionPage',
+          OrganizerConnection: '../../places#OrganizerConnectionPage',
+          CategoryConnection: '../../terms#TermConnectionPage',
+          TagConnection: '../../terms#TermConnectionPage',
         },
         // String unions, like the rows' `PostStatus`, instead of TypeScript enums.
         enumsAsTypes: true,

@@ -1,5 +1,6 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { baseResolvers } from './base';
+import { connectionResolvers } from './connections';
 import { eventResolvers } from './event';
 import { eventMutationResolvers } from './event-mutations';
 import { organizerResolvers } from './organizer';
@@ -14,4 +15,5 @@ export const resolvers: IResolvers[] = [
   venueResolvers,
   organizerResolvers,
   termResolvers,
+  connectionResolvers,
 ];

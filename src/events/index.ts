@@ -17,6 +17,14 @@ export {
   type EventDateInput,
 } from './input-dates';
 export { eventJsonLd } from './json-ld';
+export {
+  eventsConnection,
+  nestedEventConnection,
+  type EventConnectionArgs,
+  type EventConnectionPage,
+  type EventOrderField,
+  type NestedEventConnectionKey,
+} from './keyset';
 export type { EventListArgs } from './list-args';
 export { organizerJsonLd, stateProvinceOf, venueJsonLd } from './place-json-ld';
 export {

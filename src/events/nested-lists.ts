@@ -33,14 +33,14 @@ function groupKey(key: NestedEventsKey): string {
 }
 
 /** The list arguments the parent's own list would be asked with. */
-function argsOf(key: NestedEventsKey, ids: readonly number[] = [key.id]): EventListArgs {
+export function argsOf(key: NestedEventsKey, ids: readonly number[] = [key.id]): EventListArgs {
   const page = { page: key.page, per_page: key.per_page };
   if (key.of === 'categories' || key.of === 'tags') return { [key.of]: ids.map(String), ...page };
   return { [key.of]: [...ids], ...page };
 }
 
 /** The parent's filter: the batch's, narrowed to this parent. */
-function narrowed(filter: EventListFilter, key: NestedEventsKey): EventListFilter {
+export function narrowed(filter: EventListFilter, key: NestedEventsKey): EventListFilter {
   switch (key.of) {
     case 'categories':
       return { ...filter, categoryIds: [key.id], termEvents: key.termEvents ?? null };

@@ -28,10 +28,13 @@ import {
  * What a GraphQL operation will cost, estimated before it runs (graphql-query-complexity): about
  * the rows it may read, so that the work nested pages multiply is counted, not the depth.
  *
- * - A paginated list (a field with a `per_page` or `first` argument: `events`, `tags`,
- *   `Venue.events`, …) costs `PAGE_WEIGHT` (its count and page statements) plus its page size
- *   times the cost of what is selected in each page. The page size is the argument (variables
- *   and SDL defaults resolved, capped at PER_PAGE_MAX) or PER_PAGE_DEFAULT when absent.
+ * - A paginated list (a field with a `per_page`, `first` or `last` argument: `events`, `tags`,
+ *   `Venue.events`, `events_connection`, `Venue.events_connection`, …) costs `PAGE_WEIGHT` (its
+ *   count and page statements) plus its page size times the cost of what is selected in each
+ *   page. The page size is the argument (variables and SDL defaults resolved, capped at
+ *   PER_PAGE_MAX; a connection's `first`, else its `last`) or PER_PAGE_DEFAULT when absent.
+ * - A connection's wrappers (`edges`, an edge, `page_info`) read nothing themselves: an edge
+ *   costs its `node`, the page size multiplying it as it multiplies a list page's rows.
  * - Each row (an object: a page's rows, `Event.venue`, …) costs `ROW_WEIGHT` plus its selection.
  * - Lists that are not paginated (an event's organizers, categories and tags, a category's
  *   children) are counted as `LINKED_ROWS` rows each.
@@ -62,7 +65,12 @@ const FIELD_WEIGHTS: Record<string, number> = {
 };
 
 /** Arguments that set a list's page size. */
-const PAGE_ARGS = new Set(['per_page', 'first']);
+const PAGE_ARGS = new Set(['per_page', 'first', 'last']);
+
+/** Connection wrappers: objects that hold rows but are no row read (`EventEdge`, `PageInfo`). */
+function isWrapper(typeName: string): boolean {
+  return typeName === 'PageInfo' || typeName.endsWith('Edge');
+}
 
 export interface CostSettings {
   perPageDefault: number;
@@ -83,12 +91,15 @@ function weighted(settings: CostSettings, pages: ReadonlySet<string>): Complexit
     const weight =
       (type.name === 'Mutation' ? WRITE_WEIGHT : 0) +
       (FIELD_WEIGHTS[`${type.name}.${field.name}`] ?? 0);
-    const pageArg = field.args.find((a) => PAGE_ARGS.has(a.name));
-    if (pageArg) {
-      return weight + PAGE_WEIGHT + pageSize(args[pageArg.name], settings) * childComplexity;
+    const pageArgs = field.args.filter((a) => PAGE_ARGS.has(a.name));
+    if (pageArgs.length) {
+      // A connection pages by `first` or `last` (never both): the one given, else the default.
+      const asked = pageArgs.map((a) => args[a.name]).find((v) => typeof v === 'number');
+      return weight + PAGE_WEIGHT + pageSize(asked, settings) * childComplexity;
     }
     // Unweighted scalars: the next estimator's (`simpleEstimator`, 0).
     if (isLeafType(getNamedType(field.type))) return weight || undefined;
+    if (isWrapper(getNamedType(field.type).name)) return weight + childComplexity;
     const row = weight + ROW_WEIGHT + childComplexity;
     if (!isListType(getNullableType(field.type))) return row;
     // A page's own rows: the page size already multiplies them.

@@ -1,5 +1,14 @@
 /** The door of src/places: venues and organizers (shared rules, de-duplication by name). */
 export type { LinkedListArgs } from './linked-post-list';
+export {
+  organizerListConnection,
+  organizersConnection,
+  venuesConnection,
+  type OrganizerConnectionPage,
+  type PlaceConnectionArgs,
+  type PlaceOrderField,
+  type VenueConnectionPage,
+} from './keyset';
 export { nameLocks } from './linked-posts';
 export {
   assertOrganizersLinkable,

@@ -47,6 +47,34 @@ export async function listLinked<Row extends PostRow>(
   args: LinkedListArgs,
 ): Promise<LinkedPage<Row>> {
   const paged = paging(ctx.config, args.page, args.per_page);
+  const { filter, echo } = await linkedListFilter(ctx, kind, args);
+  const total = await countLinkedPosts(ctx.db, kind.table, filter);
+  const env = envelope(
+    ctx.config,
+    kind.resource,
+    kind.table,
+    paged,
+    total,
+    echo,
+    ctx.restNamespace,
+  );
+  const rows =
+    paged.offset < total
+      ? await pageLinkedPosts<Row>(ctx.db, kind.table, filter, paged.perPage, paged.offset)
+      : [];
+  primeAll(kind.loader(ctx), rows);
+  return { ...env, rows };
+}
+
+/**
+ * The filter of a `venues` / `organizers` list (and of their connections) and the query its
+ * links echo: validated, visibility included.
+ */
+export async function linkedListFilter<Row extends PostRow>(
+  ctx: AppContext,
+  kind: LinkedKind<Row, LinkedInput>,
+  args: LinkedListArgs,
+): Promise<{ filter: LinkedListFilter; echo: [string, string][] }> {
   const filter: LinkedListFilter = { statuses: listStatuses(ctx, args.status) };
   const echo: [string, string][] = [];
   if (args.search !== undefined && args.search !== null) {
@@ -77,20 +105,5 @@ export async function listLinked<Row extends PostRow>(
   if (args.status?.length || !seesUnpublished(ctx.viewer)) {
     echo.push(['status', filter.statuses.join(',')]);
   }
-  const total = await countLinkedPosts(ctx.db, kind.table, filter);
-  const env = envelope(
-    ctx.config,
-    kind.resource,
-    kind.table,
-    paged,
-    total,
-    echo,
-    ctx.restNamespace,
-  );
-  const rows =
-    paged.offset < total
-      ? await pageLinkedPosts<Row>(ctx.db, kind.table, filter, paged.perPage, paged.offset)
-      : [];
-  primeAll(kind.loader(ctx), rows);
-  return { ...env, rows };
+  return { filter, echo };
 }

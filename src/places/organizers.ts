@@ -34,7 +34,7 @@ export interface OrganizerList extends Envelope {
   organizers: OrganizerRow[];
 }
 
-const ORGANIZER_KIND: LinkedKind<OrganizerRow, OrganizerInput> = {
+export const ORGANIZER_KIND: LinkedKind<OrganizerRow, OrganizerInput> = {
   resource: 'organizer',
   table: 'organizers',
   searchFields: ['title', 'description', 'excerpt', 'phone', 'email', 'website'],

@@ -33,7 +33,7 @@ export interface VenueList extends Envelope {
   venues: VenueRow[];
 }
 
-const VENUE_KIND: LinkedKind<VenueRow, VenueInput> = {
+export const VENUE_KIND: LinkedKind<VenueRow, VenueInput> = {
   resource: 'venue',
   table: 'venues',
   // The stored `stateprovince` suffices: a derived one is `state` or `province`, searched too.

@@ -20,6 +20,22 @@ export {
   uniqueSlug,
   type PublishingInput,
 } from './fields';
+export {
+  compareKeys,
+  connectionFromList,
+  connectionOf,
+  connectionWindow,
+  emptyConnection,
+  orderTag,
+  sortKeys,
+  type Connection,
+  type ConnectionArgs,
+  type ConnectionWindow,
+  type Keyed,
+  type OrderInput,
+  type SortKey,
+} from './connection';
+export { decodeCursor, encodeCursor, type KeyValue } from './cursor';
 export { resolveImage, transactWithImages } from './image-writes';
 export { pageUrl, type PageKind } from './page-url';
 export { envelope, paging, type Envelope, type Paging } from './paging';
@@ -36,6 +52,7 @@ export {
   slugsLike,
   updatePost,
 } from './store/posts';
+export { orderByKeys, selectKeys, takeKeys, whereBeyond, type KeyColumn } from './store/keyset';
 export { whereEditable, whereReusable, whereTextReadable } from './store/scope';
 export {
   assertReadable,

@@ -10,6 +10,13 @@ export {
   type TermListArgs,
 } from './queries';
 export {
+  termListConnection,
+  termsConnection,
+  type TermConnectionArgs,
+  type TermConnectionPage,
+  type TermOrderField,
+} from './keyset';
+export {
   existingTermIds,
   findChildren,
   findTermsByIds,

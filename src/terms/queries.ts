@@ -55,6 +55,37 @@ export async function listTerms(
   args: TermListArgs,
 ): Promise<TermList> {
   const paged = paging(ctx.config, args.page, args.per_page);
+  const { filter, echo } = await termListFilter(ctx, taxonomy, args);
+
+  const { rows, total } = await listTermRows(
+    ctx.db,
+    filter,
+    { orderby: args.orderby ?? 'name', direction: args.order ?? 'asc' },
+    paged.perPage,
+    paged.offset,
+  );
+  const env = envelope(
+    ctx.config,
+    taxonomy,
+    COLLECTION[taxonomy],
+    paged,
+    total,
+    echo,
+    ctx.restNamespace,
+  );
+  primeAll(ctx.loaders.term, rows);
+  return { ...env, rows };
+}
+
+/**
+ * The filter of a `categories` / `tags` list (and of their connections) and the query its links
+ * echo; every parameter problem is reported in one 400.
+ */
+export async function termListFilter(
+  ctx: AppContext,
+  taxonomy: Taxonomy,
+  args: TermListArgs,
+): Promise<{ filter: TermFilter; echo: [string, string][] }> {
   const problems: InvalidParams = {};
   const filter: TermFilter = { taxonomy, hideEmpty: args.hide_empty ?? true };
   const echo: [string, string][] = [];
@@ -106,25 +137,7 @@ export async function listTerms(
     echo.push(['parent', String(parent)]);
   }
   if (Object.keys(problems).length) throw new InvalidParamError(problems);
-
-  const { rows, total } = await listTermRows(
-    ctx.db,
-    filter,
-    { orderby: args.orderby ?? 'name', direction: args.order ?? 'asc' },
-    paged.perPage,
-    paged.offset,
-  );
-  const env = envelope(
-    ctx.config,
-    taxonomy,
-    COLLECTION[taxonomy],
-    paged,
-    total,
-    echo,
-    ctx.restNamespace,
-  );
-  primeAll(ctx.loaders.term, rows);
-  return { ...env, rows };
+  return { filter, echo };
 }
 
 /** One term of `taxonomy`; another taxonomy's id is as unknown as a missing one. */

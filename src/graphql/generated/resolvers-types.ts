@@ -2,6 +2,9 @@
 /* eslint-disable */
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { EventRow, VenueRow, OrganizerRow, TermRow, ImageRow } from '../../db';
+import type { EventConnectionPage } from '../../events';
+import type { VenueConnectionPage, OrganizerConnectionPage } from '../../places';
+import type { TermConnectionPage } from '../../terms';
 import type { AppContext } from '../../context';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -33,6 +36,8 @@ export type Category = Term & {
    * so that such an error never hides the record a mutation wrote.
    */
   events?: Maybe<EventList>;
+  /** Events in this category as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
+  events_connection?: Maybe<EventConnection>;
   /** Always `raw`. */
   filter: Scalars['String']['output'];
   /** Term id. */
@@ -63,6 +68,35 @@ export type Category = Term & {
 export type CategoryEventsArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   per_page?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** An event category; categories form a tree. */
+export type CategoryEvents_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<EventOrder>>;
+};
+
+/** A page of categories with keyset cursors. */
+export type CategoryConnection = {
+  __typename?: 'CategoryConnection';
+  /** The categories of this page, with their cursors. */
+  edges: Array<CategoryEdge>;
+  /** Where this page stands. */
+  page_info: PageInfo;
+  /** Number of matching categories, all pages together (only counted when asked). */
+  total_count: Scalars['Int']['output'];
+};
+
+/** A category and its cursor. */
+export type CategoryEdge = {
+  __typename?: 'CategoryEdge';
+  /** Opaque cursor of this category: pass it as `after` or `before`. */
+  cursor: Scalars['String']['output'];
+  /** The category. */
+  node: Category;
 };
 
 /** Fields of a category write; `name` is required on create. */
@@ -133,6 +167,8 @@ export type Event = {
   author: Scalars['String']['output'];
   /** Categories, in the order they were given. */
   categories: Array<Category>;
+  /** The event's categories as a connection (empty while its details are protected). */
+  categories_connection: CategoryConnection;
   /** Formatted cost: `$15`, `15€`, `Free – $30`, or the cost text as given. */
   cost: Scalars['String']['output'];
   /** Currency and numeric parts of the cost. */
@@ -176,6 +212,8 @@ export type Event = {
   modified_utc: Scalars['String']['output'];
   /** Organizers, in the order they were given. */
   organizer: Array<Organizer>;
+  /** The event's organizers the caller may see, as a connection (empty while its details are protected). */
+  organizers_connection: OrganizerConnection;
   /** The parent event, when visible. */
   parent?: Maybe<Event>;
   /** Id of the parent event (a series), or null. */
@@ -198,6 +236,8 @@ export type Event = {
   sticky?: Maybe<Scalars['Boolean']['output']>;
   /** Tags, in the order they were given. */
   tags: Array<Tag>;
+  /** The event's tags as a connection (empty while its details are protected). */
+  tags_connection: TagConnection;
   /** IANA time zone of the event, or `UTC`. */
   timezone: Scalars['String']['output'];
   /** Abbreviation of the time zone at the start (`EST`, `CEST`, `UTC`). */
@@ -223,6 +263,56 @@ export type Event = {
   venue?: Maybe<Venue>;
   /** The event's website; its public `url` when it has none. */
   website: Scalars['String']['output'];
+};
+
+/** A calendar event. Field names and meanings are the REST contract's JSON keys. */
+export type EventCategories_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<TermOrder>>;
+};
+
+/** A calendar event. Field names and meanings are the REST contract's JSON keys. */
+export type EventOrganizers_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<PlaceOrder>>;
+};
+
+/** A calendar event. Field names and meanings are the REST contract's JSON keys. */
+export type EventTags_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<TermOrder>>;
+};
+
+/**
+ * A page of events with keyset cursors: a walk never repeats or skips an event that exists
+ * throughout, whatever is written between pages.
+ */
+export type EventConnection = {
+  __typename?: 'EventConnection';
+  /** The events of this page, with their cursors. */
+  edges: Array<EventEdge>;
+  /** Where this page stands. */
+  page_info: PageInfo;
+  /** Number of matching events, all pages together (one count statement, only when asked). */
+  total_count: Scalars['Int']['output'];
+};
+
+/** An event and its cursor. */
+export type EventEdge = {
+  __typename?: 'EventEdge';
+  /** Opaque cursor of this event: pass it as `after` or `before`. */
+  cursor: Scalars['String']['output'];
+  /** The event. */
+  node: Event;
 };
 
 /**
@@ -300,6 +390,27 @@ export type EventList = {
   /** Number of pages: ceil(total / per_page), 0 when total is 0. */
   total_pages: Scalars['Int']['output'];
 };
+
+/** One sort key of an event connection. */
+export type EventOrder = {
+  /** The direction, ascending by default. */
+  direction?: InputMaybe<OrderDirection>;
+  /** The attribute. */
+  field: EventOrderField;
+};
+
+/** What an event connection can be sorted by. */
+export type EventOrderField =
+  /** End, wall clock in the event's time zone. */
+  | 'END'
+  /** Id. */
+  | 'ID'
+  /** Last modification (UTC). */
+  | 'MODIFIED'
+  /** Start, wall clock in the event's time zone (the order of the `events` list). */
+  | 'START'
+  /** Title, case-insensitively (lowercase, compared by code point on every database). */
+  | 'TITLE';
 
 /** An organizer given inside an event write: `{id}` links, other fields create (de-duplicated). */
 export type EventOrganizerInput = {
@@ -549,6 +660,13 @@ export type MutationUpdate_Venue_By_SlugArgs = {
   slug: Scalars['String']['input'];
 };
 
+/** Direction of one sort key. */
+export type OrderDirection =
+  /** Smallest first; text in code-point order of its lowercase, the same on every database. */
+  | 'ASC'
+  /** Largest first. */
+  | 'DESC';
+
 /** A person or organisation that runs events. */
 export type Organizer = {
   __typename?: 'Organizer';
@@ -570,6 +688,8 @@ export type Organizer = {
    * so that such an error never hides the record a mutation wrote.
    */
   events?: Maybe<EventList>;
+  /** Events of this organizer as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
+  events_connection?: Maybe<EventConnection>;
   /** Excerpt, sanitised HTML, exactly as stored. */
   excerpt: Scalars['String']['output'];
   /** The excerpt as the REST contract sends it (as `Event.excerpt_rendered`). */
@@ -608,6 +728,35 @@ export type Organizer = {
 export type OrganizerEventsArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   per_page?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A person or organisation that runs events. */
+export type OrganizerEvents_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<EventOrder>>;
+};
+
+/** A page of organizers with keyset cursors. */
+export type OrganizerConnection = {
+  __typename?: 'OrganizerConnection';
+  /** The organizers of this page, with their cursors. */
+  edges: Array<OrganizerEdge>;
+  /** Where this page stands. */
+  page_info: PageInfo;
+  /** Number of matching organizers, all pages together (only counted when asked). */
+  total_count: Scalars['Int']['output'];
+};
+
+/** An organizer and its cursor. */
+export type OrganizerEdge = {
+  __typename?: 'OrganizerEdge';
+  /** Opaque cursor of this organizer: pass it as `after` or `before`. */
+  cursor: Scalars['String']['output'];
+  /** The organizer. */
+  node: Organizer;
 };
 
 /** Fields of an organizer write. `organizer` (the name) is required on create. */
@@ -655,6 +804,39 @@ export type OrganizerList = {
   total_pages: Scalars['Int']['output'];
 };
 
+/** Where a page of a connection stands (Relay cursor connections). */
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  /** Cursor of the last edge of the page, null when the page is empty. */
+  end_cursor?: Maybe<Scalars['String']['output']>;
+  /** More records follow this page (paging forwards: the page was full and one more exists). */
+  has_next_page: Scalars['Boolean']['output'];
+  /**
+   * Records come before this page. Paging backwards: exact. Paging forwards: true whenever `after`
+   * was given (Relay allows this shortcut; it saves a statement).
+   */
+  has_previous_page: Scalars['Boolean']['output'];
+  /** Cursor of the first edge of the page, null when the page is empty. */
+  start_cursor?: Maybe<Scalars['String']['output']>;
+};
+
+/** One sort key of a venue or organizer connection. */
+export type PlaceOrder = {
+  /** The direction, ascending by default. */
+  direction?: InputMaybe<OrderDirection>;
+  /** The attribute. */
+  field: PlaceOrderField;
+};
+
+/** What a venue or organizer connection can be sorted by. */
+export type PlaceOrderField =
+  /** Id. */
+  | 'ID'
+  /** Last modification (UTC). */
+  | 'MODIFIED'
+  /** Name, case-insensitively (lowercase, compared by code point on every database). */
+  | 'NAME';
+
 /** Publication status of an event, venue or organizer. */
 export type PostStatus =
   /** Work in progress: visible to contributors and above. */
@@ -675,6 +857,8 @@ export type Query = {
   __typename?: 'Query';
   /** Lists categories. */
   categories: CategoryList;
+  /** Categories as a Relay connection: the filters of `categories`. Default order: name. */
+  categories_connection: CategoryConnection;
   /** One category by id. */
   category: Category;
   /** One event by id. Password-protected events need `password` unless the caller may edit them. */
@@ -683,22 +867,33 @@ export type Query = {
   event_by_slug: Event;
   /** Lists events. Without any date parameter the default window applies: from 00:00:00 yesterday to 23:59:59 of the same day 24 months ahead, in the site time zone. */
   events: EventList;
+  /**
+   * Events as a Relay connection: the filters, visibility and default window of `events`, paged
+   * by keyset cursors. Default order: start, then id (the list's).
+   */
+  events_connection: EventConnection;
   /** One organizer by id. */
   organizer: Organizer;
   /** One organizer by slug. */
   organizer_by_slug: Organizer;
   /** Lists organizers, by name. */
   organizers: OrganizerList;
+  /** Organizers as a Relay connection: the filters and visibility of `organizers`. Default order: name. */
+  organizers_connection: OrganizerConnection;
   /** One tag by id. */
   tag: Tag;
   /** Lists tags. */
   tags: TagList;
+  /** Tags as a Relay connection: the filters of `tags`. Default order: name. */
+  tags_connection: TagConnection;
   /** One venue by id. */
   venue: Venue;
   /** One venue by slug. */
   venue_by_slug: Venue;
   /** Lists venues, by name. */
   venues: VenueList;
+  /** Venues as a Relay connection: the filters and visibility of `venues`. Default order: name. */
+  venues_connection: VenueConnection;
   /** The authenticated caller, or null for anonymous requests. */
   viewer?: Maybe<User>;
 };
@@ -714,6 +909,23 @@ export type QueryCategoriesArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   parent?: InputMaybe<Scalars['Int']['input']>;
   per_page?: InputMaybe<Scalars['Int']['input']>;
+  post?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryCategories_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  event?: InputMaybe<Scalars['Int']['input']>;
+  exclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  hide_empty?: InputMaybe<Scalars['Boolean']['input']>;
+  include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<TermOrder>>;
+  parent?: InputMaybe<Scalars['Int']['input']>;
   post?: InputMaybe<Scalars['Int']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   slug?: InputMaybe<Scalars['String']['input']>;
@@ -764,6 +976,36 @@ export type QueryEventsArgs = {
 };
 
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryEvents_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  end_date?: InputMaybe<Scalars['String']['input']>;
+  ends_after?: InputMaybe<Scalars['String']['input']>;
+  ends_before?: InputMaybe<Scalars['String']['input']>;
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  geoloc?: InputMaybe<Scalars['Boolean']['input']>;
+  geoloc_lat?: InputMaybe<Scalars['Float']['input']>;
+  geoloc_lng?: InputMaybe<Scalars['Float']['input']>;
+  geoloc_radius?: InputMaybe<Scalars['Float']['input']>;
+  include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<EventOrder>>;
+  organizer?: InputMaybe<Array<Scalars['Int']['input']>>;
+  post_parent?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  start_date?: InputMaybe<Scalars['String']['input']>;
+  starts_after?: InputMaybe<Scalars['String']['input']>;
+  starts_before?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<PostStatus>>;
+  strict_dates?: InputMaybe<Scalars['Boolean']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  ticketed?: InputMaybe<Scalars['Boolean']['input']>;
+  venue?: InputMaybe<Array<Scalars['Int']['input']>>;
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
 export type QueryOrganizerArgs = {
   id: Scalars['Int']['input'];
 };
@@ -785,6 +1027,20 @@ export type QueryOrganizersArgs = {
 };
 
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryOrganizers_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  event?: InputMaybe<Scalars['Int']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  has_events?: InputMaybe<Scalars['Boolean']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  only_with_upcoming?: InputMaybe<Scalars['Boolean']['input']>;
+  order_by?: InputMaybe<Array<PlaceOrder>>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<PostStatus>>;
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
 export type QueryTagArgs = {
   id: Scalars['Int']['input'];
 };
@@ -799,6 +1055,22 @@ export type QueryTagsArgs = {
   orderby?: InputMaybe<TermOrderBy>;
   page?: InputMaybe<Scalars['Int']['input']>;
   per_page?: InputMaybe<Scalars['Int']['input']>;
+  post?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  slug?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryTags_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  event?: InputMaybe<Scalars['Int']['input']>;
+  exclude?: InputMaybe<Array<Scalars['Int']['input']>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  hide_empty?: InputMaybe<Scalars['Boolean']['input']>;
+  include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<TermOrder>>;
   post?: InputMaybe<Scalars['Int']['input']>;
   search?: InputMaybe<Scalars['String']['input']>;
   slug?: InputMaybe<Scalars['String']['input']>;
@@ -825,6 +1097,20 @@ export type QueryVenuesArgs = {
   status?: InputMaybe<Array<PostStatus>>;
 };
 
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryVenues_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  event?: InputMaybe<Scalars['Int']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  has_events?: InputMaybe<Scalars['Boolean']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  only_with_upcoming?: InputMaybe<Scalars['Boolean']['input']>;
+  order_by?: InputMaybe<Array<PlaceOrder>>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<PostStatus>>;
+};
+
 /** Sort direction. */
 export type SortOrder =
   /** Ascending. */
@@ -845,6 +1131,8 @@ export type Tag = Term & {
    * so that such an error never hides the record a mutation wrote.
    */
   events?: Maybe<EventList>;
+  /** Events with this tag as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
+  events_connection?: Maybe<EventConnection>;
   /** Always `raw`. */
   filter: Scalars['String']['output'];
   /** Term id. */
@@ -871,6 +1159,35 @@ export type Tag = Term & {
 export type TagEventsArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   per_page?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** An event tag. */
+export type TagEvents_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<EventOrder>>;
+};
+
+/** A page of tags with keyset cursors. */
+export type TagConnection = {
+  __typename?: 'TagConnection';
+  /** The tags of this page, with their cursors. */
+  edges: Array<TagEdge>;
+  /** Where this page stands. */
+  page_info: PageInfo;
+  /** Number of matching tags, all pages together (only counted when asked). */
+  total_count: Scalars['Int']['output'];
+};
+
+/** A tag and its cursor. */
+export type TagEdge = {
+  __typename?: 'TagEdge';
+  /** Opaque cursor of this tag: pass it as `after` or `before`. */
+  cursor: Scalars['String']['output'];
+  /** The tag. */
+  node: Tag;
 };
 
 /** Fields of a tag write; `name` is required on create. */
@@ -928,6 +1245,14 @@ export type Term = {
   urls: TermUrls;
 };
 
+/** One sort key of a category or tag connection. */
+export type TermOrder = {
+  /** The direction, ascending by default. */
+  direction?: InputMaybe<OrderDirection>;
+  /** The attribute. */
+  field: TermOrderField;
+};
+
 /** Attribute that orders a term list. */
 export type TermOrderBy =
   /** By number of published events. */
@@ -940,6 +1265,17 @@ export type TermOrderBy =
   | 'name'
   /** By slug. */
   | 'slug';
+
+/** What a category or tag connection can be sorted by. */
+export type TermOrderField =
+  /** Number of published events using the term. */
+  | 'COUNT'
+  /** Id. */
+  | 'ID'
+  /** Name, case-insensitively (lowercase, compared by code point on every database). */
+  | 'NAME'
+  /** Slug (code-point order). */
+  | 'SLUG';
 
 /** Links of a term in the REST interface. */
 export type TermUrls = {
@@ -990,6 +1326,8 @@ export type Venue = {
    * so that such an error never hides the record a mutation wrote.
    */
   events?: Maybe<EventList>;
+  /** Events at this venue as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
+  events_connection?: Maybe<EventConnection>;
   /** Excerpt, sanitised HTML, exactly as stored. */
   excerpt: Scalars['String']['output'];
   /** The excerpt as the REST contract sends it (as `Event.excerpt_rendered`). */
@@ -1044,6 +1382,35 @@ export type Venue = {
 export type VenueEventsArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   per_page?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A place where events happen. */
+export type VenueEvents_ConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order_by?: InputMaybe<Array<EventOrder>>;
+};
+
+/** A page of venues with keyset cursors. */
+export type VenueConnection = {
+  __typename?: 'VenueConnection';
+  /** The venues of this page, with their cursors. */
+  edges: Array<VenueEdge>;
+  /** Where this page stands. */
+  page_info: PageInfo;
+  /** Number of matching venues, all pages together (only counted when asked). */
+  total_count: Scalars['Int']['output'];
+};
+
+/** A venue and its cursor. */
+export type VenueEdge = {
+  __typename?: 'VenueEdge';
+  /** Opaque cursor of this venue: pass it as `after` or `before`. */
+  cursor: Scalars['String']['output'];
+  /** The venue. */
+  node: Venue;
 };
 
 /**
@@ -1213,6 +1580,10 @@ export type DirectiveResolverFn<
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Category: ResolverTypeWrapper<TermRow>;
+  CategoryConnection: ResolverTypeWrapper<TermConnectionPage>;
+  CategoryEdge: ResolverTypeWrapper<
+    Omit<CategoryEdge, 'node'> & { node: ResolversTypes['Category'] }
+  >;
   CategoryInput: CategoryInput;
   CategoryList: ResolverTypeWrapper<
     Omit<CategoryList, 'categories'> & { categories: Array<ResolversTypes['Category']> }
@@ -1220,10 +1591,14 @@ export type ResolversTypes = {
   CostDetails: ResolverTypeWrapper<CostDetails>;
   DateDetails: ResolverTypeWrapper<DateDetails>;
   Event: ResolverTypeWrapper<EventRow>;
+  EventConnection: ResolverTypeWrapper<EventConnectionPage>;
+  EventEdge: ResolverTypeWrapper<Omit<EventEdge, 'node'> & { node: ResolversTypes['Event'] }>;
   EventInput: EventInput;
   EventList: ResolverTypeWrapper<
     Omit<EventList, 'events'> & { events: Array<ResolversTypes['Event']> }
   >;
+  EventOrder: EventOrder;
+  EventOrderField: EventOrderField;
   EventOrganizerInput: EventOrganizerInput;
   EventVenueInput: EventVenueInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
@@ -1231,23 +1606,37 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  OrderDirection: OrderDirection;
   Organizer: ResolverTypeWrapper<OrganizerRow>;
+  OrganizerConnection: ResolverTypeWrapper<OrganizerConnectionPage>;
+  OrganizerEdge: ResolverTypeWrapper<
+    Omit<OrganizerEdge, 'node'> & { node: ResolversTypes['Organizer'] }
+  >;
   OrganizerInput: OrganizerInput;
   OrganizerList: ResolverTypeWrapper<
     Omit<OrganizerList, 'organizers'> & { organizers: Array<ResolversTypes['Organizer']> }
   >;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  PlaceOrder: PlaceOrder;
+  PlaceOrderField: PlaceOrderField;
   PostStatus: PostStatus;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SortOrder: SortOrder;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Tag: ResolverTypeWrapper<TermRow>;
+  TagConnection: ResolverTypeWrapper<TermConnectionPage>;
+  TagEdge: ResolverTypeWrapper<Omit<TagEdge, 'node'> & { node: ResolversTypes['Tag'] }>;
   TagInput: TagInput;
   TagList: ResolverTypeWrapper<Omit<TagList, 'tags'> & { tags: Array<ResolversTypes['Tag']> }>;
   Term: ResolverTypeWrapper<TermRow>;
+  TermOrder: TermOrder;
   TermOrderBy: TermOrderBy;
+  TermOrderField: TermOrderField;
   TermUrls: ResolverTypeWrapper<TermUrls>;
   User: ResolverTypeWrapper<User>;
   Venue: ResolverTypeWrapper<VenueRow>;
+  VenueConnection: ResolverTypeWrapper<VenueConnectionPage>;
+  VenueEdge: ResolverTypeWrapper<Omit<VenueEdge, 'node'> & { node: ResolversTypes['Venue'] }>;
   VenueInput: VenueInput;
   VenueList: ResolverTypeWrapper<
     Omit<VenueList, 'venues'> & { venues: Array<ResolversTypes['Venue']> }
@@ -1258,6 +1647,8 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   Boolean: Scalars['Boolean']['output'];
   Category: TermRow;
+  CategoryConnection: TermConnectionPage;
+  CategoryEdge: Omit<CategoryEdge, 'node'> & { node: ResolversParentTypes['Category'] };
   CategoryInput: CategoryInput;
   CategoryList: Omit<CategoryList, 'categories'> & {
     categories: Array<ResolversParentTypes['Category']>;
@@ -1265,8 +1656,11 @@ export type ResolversParentTypes = {
   CostDetails: CostDetails;
   DateDetails: DateDetails;
   Event: EventRow;
+  EventConnection: EventConnectionPage;
+  EventEdge: Omit<EventEdge, 'node'> & { node: ResolversParentTypes['Event'] };
   EventInput: EventInput;
   EventList: Omit<EventList, 'events'> & { events: Array<ResolversParentTypes['Event']> };
+  EventOrder: EventOrder;
   EventOrganizerInput: EventOrganizerInput;
   EventVenueInput: EventVenueInput;
   Float: Scalars['Float']['output'];
@@ -1275,19 +1669,28 @@ export type ResolversParentTypes = {
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
   Organizer: OrganizerRow;
+  OrganizerConnection: OrganizerConnectionPage;
+  OrganizerEdge: Omit<OrganizerEdge, 'node'> & { node: ResolversParentTypes['Organizer'] };
   OrganizerInput: OrganizerInput;
   OrganizerList: Omit<OrganizerList, 'organizers'> & {
     organizers: Array<ResolversParentTypes['Organizer']>;
   };
+  PageInfo: PageInfo;
+  PlaceOrder: PlaceOrder;
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   Tag: TermRow;
+  TagConnection: TermConnectionPage;
+  TagEdge: Omit<TagEdge, 'node'> & { node: ResolversParentTypes['Tag'] };
   TagInput: TagInput;
   TagList: Omit<TagList, 'tags'> & { tags: Array<ResolversParentTypes['Tag']> };
   Term: TermRow;
+  TermOrder: TermOrder;
   TermUrls: TermUrls;
   User: User;
   Venue: VenueRow;
+  VenueConnection: VenueConnectionPage;
+  VenueEdge: Omit<VenueEdge, 'node'> & { node: ResolversParentTypes['Venue'] };
   VenueInput: VenueInput;
   VenueList: Omit<VenueList, 'venues'> & { venues: Array<ResolversParentTypes['Venue']> };
 };
@@ -1305,6 +1708,12 @@ export type CategoryResolvers<
     ContextType,
     RequireFields<CategoryEventsArgs, 'page'>
   >;
+  events_connection?: Resolver<
+    Maybe<ResolversTypes['EventConnection']>,
+    ParentType,
+    ContextType,
+    Partial<CategoryEvents_ConnectionArgs>
+  >;
   filter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   meta?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -1318,6 +1727,24 @@ export type CategoryResolvers<
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['TermUrls'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type CategoryConnectionResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['CategoryConnection'] =
+    ResolversParentTypes['CategoryConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['CategoryEdge']>, ParentType, ContextType>;
+  page_info?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  total_count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CategoryEdgeResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['CategoryEdge'] = ResolversParentTypes['CategoryEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Category'], ParentType, ContextType>;
 };
 
 export type CategoryListResolvers<
@@ -1361,6 +1788,12 @@ export type EventResolvers<
   all_day?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   author?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   categories?: Resolver<Array<ResolversTypes['Category']>, ParentType, ContextType>;
+  categories_connection?: Resolver<
+    ResolversTypes['CategoryConnection'],
+    ParentType,
+    ContextType,
+    Partial<EventCategories_ConnectionArgs>
+  >;
   cost?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   cost_details?: Resolver<ResolversTypes['CostDetails'], ParentType, ContextType>;
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1381,6 +1814,12 @@ export type EventResolvers<
   modified?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   modified_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organizer?: Resolver<Array<ResolversTypes['Organizer']>, ParentType, ContextType>;
+  organizers_connection?: Resolver<
+    ResolversTypes['OrganizerConnection'],
+    ParentType,
+    ContextType,
+    Partial<EventOrganizers_ConnectionArgs>
+  >;
   parent?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType>;
   post_parent?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   rest_url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1392,6 +1831,12 @@ export type EventResolvers<
   status?: Resolver<ResolversTypes['PostStatus'], ParentType, ContextType>;
   sticky?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['Tag']>, ParentType, ContextType>;
+  tags_connection?: Resolver<
+    ResolversTypes['TagConnection'],
+    ParentType,
+    ContextType,
+    Partial<EventTags_ConnectionArgs>
+  >;
   timezone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   timezone_abbr?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1403,6 +1848,24 @@ export type EventResolvers<
   utc_start_date_details?: Resolver<ResolversTypes['DateDetails'], ParentType, ContextType>;
   venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
   website?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EventConnectionResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['EventConnection'] =
+    ResolversParentTypes['EventConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['EventEdge']>, ParentType, ContextType>;
+  page_info?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  total_count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type EventEdgeResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['EventEdge'] = ResolversParentTypes['EventEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Event'], ParentType, ContextType>;
 };
 
 export type EventListResolvers<
@@ -1582,6 +2045,12 @@ export type OrganizerResolvers<
     ContextType,
     RequireFields<OrganizerEventsArgs, 'page'>
   >;
+  events_connection?: Resolver<
+    Maybe<ResolversTypes['EventConnection']>,
+    ParentType,
+    ContextType,
+    Partial<OrganizerEvents_ConnectionArgs>
+  >;
   excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   excerpt_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   global_id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1600,6 +2069,24 @@ export type OrganizerResolvers<
   website?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type OrganizerConnectionResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['OrganizerConnection'] =
+    ResolversParentTypes['OrganizerConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['OrganizerEdge']>, ParentType, ContextType>;
+  page_info?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  total_count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OrganizerEdgeResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['OrganizerEdge'] = ResolversParentTypes['OrganizerEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Organizer'], ParentType, ContextType>;
+};
+
 export type OrganizerListResolvers<
   ContextType = AppContext,
   ParentType extends ResolversParentTypes['OrganizerList'] = ResolversParentTypes['OrganizerList'],
@@ -1612,6 +2099,16 @@ export type OrganizerListResolvers<
   total_pages?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type PageInfoResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo'],
+> = {
+  end_cursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  has_next_page?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  has_previous_page?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  start_cursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<
   ContextType = AppContext,
   ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query'],
@@ -1621,6 +2118,12 @@ export type QueryResolvers<
     ParentType,
     ContextType,
     RequireFields<QueryCategoriesArgs, 'hide_empty' | 'page'>
+  >;
+  categories_connection?: Resolver<
+    ResolversTypes['CategoryConnection'],
+    ParentType,
+    ContextType,
+    RequireFields<QueryCategories_ConnectionArgs, 'hide_empty'>
   >;
   category?: Resolver<
     ResolversTypes['Category'],
@@ -1646,6 +2149,12 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryEventsArgs, 'page'>
   >;
+  events_connection?: Resolver<
+    ResolversTypes['EventConnection'],
+    ParentType,
+    ContextType,
+    Partial<QueryEvents_ConnectionArgs>
+  >;
   organizer?: Resolver<
     ResolversTypes['Organizer'],
     ParentType,
@@ -1664,12 +2173,24 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryOrganizersArgs, 'page'>
   >;
+  organizers_connection?: Resolver<
+    ResolversTypes['OrganizerConnection'],
+    ParentType,
+    ContextType,
+    Partial<QueryOrganizers_ConnectionArgs>
+  >;
   tag?: Resolver<ResolversTypes['Tag'], ParentType, ContextType, RequireFields<QueryTagArgs, 'id'>>;
   tags?: Resolver<
     ResolversTypes['TagList'],
     ParentType,
     ContextType,
     RequireFields<QueryTagsArgs, 'hide_empty' | 'page'>
+  >;
+  tags_connection?: Resolver<
+    ResolversTypes['TagConnection'],
+    ParentType,
+    ContextType,
+    RequireFields<QueryTags_ConnectionArgs, 'hide_empty'>
   >;
   venue?: Resolver<
     ResolversTypes['Venue'],
@@ -1689,6 +2210,12 @@ export type QueryResolvers<
     ContextType,
     RequireFields<QueryVenuesArgs, 'page'>
   >;
+  venues_connection?: Resolver<
+    ResolversTypes['VenueConnection'],
+    ParentType,
+    ContextType,
+    Partial<QueryVenues_ConnectionArgs>
+  >;
   viewer?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
 };
 
@@ -1704,6 +2231,12 @@ export type TagResolvers<
     ContextType,
     RequireFields<TagEventsArgs, 'page'>
   >;
+  events_connection?: Resolver<
+    Maybe<ResolversTypes['EventConnection']>,
+    ParentType,
+    ContextType,
+    Partial<TagEvents_ConnectionArgs>
+  >;
   filter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   meta?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -1715,6 +2248,23 @@ export type TagResolvers<
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['TermUrls'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type TagConnectionResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['TagConnection'] = ResolversParentTypes['TagConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['TagEdge']>, ParentType, ContextType>;
+  page_info?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  total_count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type TagEdgeResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['TagEdge'] = ResolversParentTypes['TagEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Tag'], ParentType, ContextType>;
 };
 
 export type TagListResolvers<
@@ -1773,6 +2323,12 @@ export type VenueResolvers<
     ContextType,
     RequireFields<VenueEventsArgs, 'page'>
   >;
+  events_connection?: Resolver<
+    Maybe<ResolversTypes['EventConnection']>,
+    ParentType,
+    ContextType,
+    Partial<VenueEvents_ConnectionArgs>
+  >;
   excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   excerpt_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   geo_lat?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
@@ -1799,6 +2355,24 @@ export type VenueResolvers<
   zip?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type VenueConnectionResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['VenueConnection'] =
+    ResolversParentTypes['VenueConnection'],
+> = {
+  edges?: Resolver<Array<ResolversTypes['VenueEdge']>, ParentType, ContextType>;
+  page_info?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  total_count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type VenueEdgeResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['VenueEdge'] = ResolversParentTypes['VenueEdge'],
+> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Venue'], ParentType, ContextType>;
+};
+
 export type VenueListResolvers<
   ContextType = AppContext,
   ParentType extends ResolversParentTypes['VenueList'] = ResolversParentTypes['VenueList'],
@@ -1813,22 +2387,33 @@ export type VenueListResolvers<
 
 export type Resolvers<ContextType = AppContext> = {
   Category?: CategoryResolvers<ContextType>;
+  CategoryConnection?: CategoryConnectionResolvers<ContextType>;
+  CategoryEdge?: CategoryEdgeResolvers<ContextType>;
   CategoryList?: CategoryListResolvers<ContextType>;
   CostDetails?: CostDetailsResolvers<ContextType>;
   DateDetails?: DateDetailsResolvers<ContextType>;
   Event?: EventResolvers<ContextType>;
+  EventConnection?: EventConnectionResolvers<ContextType>;
+  EventEdge?: EventEdgeResolvers<ContextType>;
   EventList?: EventListResolvers<ContextType>;
   Image?: ImageResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Organizer?: OrganizerResolvers<ContextType>;
+  OrganizerConnection?: OrganizerConnectionResolvers<ContextType>;
+  OrganizerEdge?: OrganizerEdgeResolvers<ContextType>;
   OrganizerList?: OrganizerListResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Tag?: TagResolvers<ContextType>;
+  TagConnection?: TagConnectionResolvers<ContextType>;
+  TagEdge?: TagEdgeResolvers<ContextType>;
   TagList?: TagListResolvers<ContextType>;
   Term?: TermResolvers<ContextType>;
   TermUrls?: TermUrlsResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   Venue?: VenueResolvers<ContextType>;
+  VenueConnection?: VenueConnectionResolvers<ContextType>;
+  VenueEdge?: VenueEdgeResolvers<ContextType>;
   VenueList?: VenueListResolvers<ContextType>;
 };

@@ -59,7 +59,11 @@ function matchingEvents(q: Queryable, table: LinkedTable, cond: EventCondition):
   return sub;
 }
 
-function filtered(q: Queryable, table: LinkedTable, filter: LinkedListFilter): Knex.QueryBuilder {
+export function filtered(
+  q: Queryable,
+  table: LinkedTable,
+  filter: LinkedListFilter,
+): Knex.QueryBuilder {
   const query = q(table).whereIn(`${table}.status`, [...filter.statuses]);
   const { search, eventId, hasEvents, upcoming } = filter;
   if (search) {

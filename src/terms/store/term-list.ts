@@ -25,7 +25,7 @@ export interface TermOrder {
   direction: 'asc' | 'desc';
 }
 
-function filtered(q: Queryable, f: TermFilter): Knex.QueryBuilder {
+export function filtered(q: Queryable, f: TermFilter): Knex.QueryBuilder {
   const query = q('terms').where('terms.taxonomy', f.taxonomy);
   if (f.search !== undefined) {
     const pattern = `%${likeEscape(f.search.toLowerCase())}%`;
