@@ -92,6 +92,11 @@ export interface Config {
   /** `GET /metrics` requires `Authorization: Bearer <metricsToken>` when set (src/ops/). */
   metricsToken?: string;
   /**
+   * Redis shared by every instance (`redis://[user:password@]host:6379[/db]`): throttle counters
+   * and other cross-instance state (src/http/shared-store.ts); unset: kept in each process.
+   */
+  redisUrl?: string;
+  /**
    * Image URLs are fetched on write (src/posts/image-fetch.ts, docs/security.md "Image
    * fetching"): host names, IP addresses and CIDR ranges that may be fetched although private
    * (tests, intranets); the whole fetch must end within the timeout and send at most the bytes.
@@ -303,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
     hstsMaxAge: int(env, 'HSTS_MAX_AGE', 0, 0, 100_000_000),
     logLevel: logLevel(env),
     metricsToken: secret(env, 'METRICS_TOKEN', 16),
+    redisUrl: redisUrl(env),
     imageFetchAllow: checkFetchAllow(csv(env, 'IMAGE_FETCH_ALLOW')),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
     imageFetchMaxBytes: int(env, 'IMAGE_FETCH_MAX_BYTES', 10_485_760, 1_024, 1_073_741_824),
@@ -313,6 +319,17 @@ export function loadConfig(env: Env = process.env): Config {
  * LOG_LEVEL; default info, but silent under jest (NODE_ENV=test). Tests build their configuration
  * from explicit variables, so there LOG_LEVEL and NODE_ENV also come from the process.
  */
+function redisUrl(env: Env): string | undefined {
+  const raw = str(env, 'REDIS_URL', '');
+  if (raw === '') return undefined;
+  if (!/^rediss?:\/\/[^/\s]+(\/\d*)?$/.test(raw)) {
+    throw new ConfigError(
+      `REDIS_URL must be "redis://[user:password@]host:6379[/db]" (or rediss://); the value given is not (not echoed: it may hold a password).`,
+    );
+  }
+  return raw;
+}
+
 function logLevel(env: Env): LogLevel {
   const testing = (env.NODE_ENV ?? process.env.NODE_ENV) === 'test';
   const fallback = (testing ? process.env.LOG_LEVEL : undefined) ?? (testing ? 'silent' : 'info');

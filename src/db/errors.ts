@@ -64,10 +64,14 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /**
- * Server error numbers meaning the same, for drivers that report only `errno`; and deadlocks or
- * lock wait timeouts that outlasted every retry of `transact` (a database too busy to answer).
+ * Server error numbers meaning the same, for drivers that report only `errno`; deadlocks or
+ * lock wait timeouts that outlasted every retry of `transact` (a database too busy to answer);
+ * and a Galera node outside its cluster's primary component or still joining it (1047 "WSREP
+ * has not yet prepared node for application use"): another node can serve.
  */
-const UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013, 4031, 1205, 1213]);
+const UNAVAILABLE_ERRNOS = new Set([
+  1040, 1053, 1927, 2002, 2003, 2006, 2013, 4031, 1205, 1213, 1047,
+]);
 
 /**
  * mysql2 reports use of a connection that already died with a bare message; and a network error
@@ -76,7 +80,11 @@ const UNAVAILABLE_ERRNOS = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013, 40
 const UNAVAILABLE_MESSAGE =
   /Can't add new command when connection is in closed state|Connection lost: The server closed the connection|\b(connect|read|write) (ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)\b|\bgetaddrinfo (ENOTFOUND|EAI_AGAIN)\b/;
 
-/** Deadlock, lock wait timeout, MariaDB's "record has changed since last read". */
+/**
+ * Deadlock, lock wait timeout, MariaDB's "record has changed since last read". Galera reports a
+ * certification failure (another node committed a conflicting write first) and a transaction
+ * aborted by a replicated one as deadlocks (1213): run again, they see the other write.
+ */
 const RETRYABLE_ERRNOS = new Set([1213, 1205, 1020]);
 const DUPLICATE_CODES = new Set([
   'ER_DUP_ENTRY',

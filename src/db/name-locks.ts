@@ -7,7 +7,20 @@ import type { Queryable } from './queryable';
  * that may create a record by name lock that name first. The lock is the row lock of an
  * insert-or-update on the name's row, held until COMMIT/ROLLBACK on MySQL (InnoDB, TiDB
  * pessimistic, Vitess) and trivially on SQLite (one writer at a time). Portable SQL, no
- * GET_LOCK (session-scoped, so it would have to outlive the transaction's connection use).
+ * GET_LOCK (session-scoped, so it would have to outlive the transaction's connection use; and
+ * not replicated by Galera).
+ *
+ * Galera (docs/operations.md "Running on Galera"): row locks hold on one node only; two nodes
+ * creating the same name at once each lock their own copy of the row, each find no record and
+ * each insert one. What stops the second is certification: at commit a transaction's write set
+ * (the keys of the rows it changed) is checked against every transaction that committed on any
+ * node since its snapshot, and one touching the same row fails with a deadlock error (1213),
+ * which `transact` retries on a fresh snapshot that sees the winner's record. For that the lock
+ * must *change* the row: an insert-or-update that finds the row and sets it to itself changes
+ * nothing, and an unchanged row puts no key in the write set. So the rows are inserted (or
+ * found) and then deleted in the same transaction: both are changes whatever was there before,
+ * the table stays empty between writes, and on one server the insert's row lock still lasts
+ * until the end of the transaction.
  */
 
 /**
@@ -26,8 +39,8 @@ export function nameLockKey(scope: string, name: string): string {
 
 /**
  * Locks these keys inside the transaction `q`, in sorted order so that two transactions never
- * wait for each other's names. One statement: the rows are inserted (or, when present, updated
- * to themselves) and stay locked until the transaction ends.
+ * wait for each other's names. The rows are inserted (or, when present, updated to themselves)
+ * and deleted again: locked until the transaction ends, and in its write set (see above).
  */
 export async function lockNameKeys(q: Queryable, keys: readonly string[]): Promise<void> {
   const sorted = [...new Set(keys)].sort();
@@ -36,4 +49,5 @@ export async function lockNameKeys(q: Queryable, keys: readonly string[]): Promi
     .insert(sorted.map((lock_key) => ({ lock_key })))
     .onConflict('lock_key')
     .merge();
+  await q('name_locks').whereIn('lock_key', sorted).delete();
 }

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../config';
 import { DomainError } from '../lib';
-import { memoryFailureCounter, type FailureCounter } from './failure-counter';
+import { memoryFailureCounter, sharedFailureCounter, type FailureCounter } from './failure-counter';
 import { requestInfo } from './request-info';
+import { sharedStore } from './shared-store';
 
 /**
  * Brute-force protection on credentials (docs/security.md "Credential throttling"). A request
@@ -27,7 +28,9 @@ import { requestInfo } from './request-info';
  * per window); past the limit every guess from that client at that event, the right one
  * included, answers 429 until the window ends.
  *
- * Counters sit behind `FailureCounter` (in this process's memory today). Credentials are checked,
+ * Counters sit behind `FailureCounter`: in this process's memory, or with `REDIS_URL` in Redis,
+ * shared by every instance (`throttleCounters`): failures split across instances add up to one
+ * limit, and a lockout holds whichever instance answers. Credentials are checked,
  * then counted after they fail, so a burst of parallel wrong ones may overshoot a limit by at
  * most its size; password guesses are counted first, so they cannot.
  */
@@ -86,6 +89,23 @@ function memoryCounters(limits: ThrottleLimits): ThrottleCounters {
     clients: memoryFailureCounter('client', limits.windowSeconds),
     logins: memoryFailureCounter('login', limits.windowSeconds),
     guesses: memoryFailureCounter('guess', limits.windowSeconds),
+  };
+}
+
+/**
+ * The counters of `config`: shared through Redis when `REDIS_URL` is set (see
+ * `sharedFailureCounter` for Redis being down), else this process's own.
+ */
+export function throttleCounters(config: Config): ThrottleCounters {
+  const limits = throttleLimits(config);
+  if (!config.redisUrl) return memoryCounters(limits);
+  const store = sharedStore(config);
+  const counter = (prefix: string) => sharedFailureCounter(store, prefix, limits.windowSeconds);
+  return {
+    credentials: counter('credential'),
+    clients: counter('client'),
+    logins: counter('login'),
+    guesses: counter('guess'),
   };
 }
 

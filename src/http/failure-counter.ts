@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import type { SharedStore } from './shared-store';
 
 /**
  * Failures counted per key in fixed windows (a key's window starts at its first failure), the
- * store behind the credential and password throttles (auth-throttle.ts). In this process's
- * memory today; several instances would share a store by passing a `RateLimiterRedis` (same
- * rate-limiter-flexible API) to `failureCounter`: nothing else changes.
+ * store behind the credential and password throttles (auth-throttle.ts): in this process's
+ * memory, or in Redis (`sharedFailureCounter`) so that every instance counts the same failures.
  */
 export interface FailureCounter {
   /** The failures of `key` in its current window, and the seconds until that window ends. */
@@ -47,6 +51,34 @@ export function memoryFailureCounter(prefix: string, windowSeconds: number): Fai
   // `points` plays no part: the throttles compare the counts with their own limits.
   return failureCounter(
     new RateLimiterMemory({ keyPrefix: prefix, points: 1, duration: windowSeconds }),
+  );
+}
+
+/**
+ * A counter in the shared store's Redis, counted by every instance; in memory without Redis.
+ * While Redis does not answer, failures are counted in this process instead (the insurance
+ * store: each instance then holds the limits on its own — neither open to unlimited guessing
+ * nor refusing everyone while Redis is down), and Redis takes over again once it is back.
+ */
+export function sharedFailureCounter(
+  store: SharedStore,
+  prefix: string,
+  windowSeconds: number,
+): FailureCounter {
+  if (!store.redis) return memoryFailureCounter(prefix, windowSeconds);
+  return failureCounter(
+    new RateLimiterRedis({
+      storeClient: store.redis,
+      keyPrefix: `${store.keyPrefix}throttle:${prefix}`,
+      points: 1,
+      duration: windowSeconds,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({
+        keyPrefix: prefix,
+        points: 1,
+        duration: windowSeconds,
+      }),
+    }),
   );
 }
 

@@ -7,7 +7,7 @@ import type { Config } from '../config';
 import { createContext, watchStatements, type AppContext, type ContextDeps } from '../context';
 import { describeDbError, dialectOf, isDatabaseUnavailable, type Db } from '../db';
 import { DomainError, serviceUnavailable, unexpectedError } from '../lib';
-import { AuthThrottle, clientAddress, throttleLimits } from './auth-throttle';
+import { AuthThrottle, clientAddress, throttleCounters, throttleLimits } from './auth-throttle';
 import { costBudgets, useOperationBudget } from '../graphql/budget';
 import { toGraphQLError, useErrorCodes } from '../graphql/errors';
 import { graphqlLimits, useGraphqlLimits } from '../graphql/limits';
@@ -74,8 +74,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? { created: false, adminTokenIgnored: false, noCredentials: false }
       : await bootstrapAdmin(db, deps.now(), config.adminToken);
   const logger = options.logger ?? createLogger(config.logLevel);
-  // Brute-force protection on credentials (src/http/auth-throttle.ts), per process.
-  const throttle = new AuthThrottle(throttleLimits(config));
+  // Brute-force protection on credentials (src/http/auth-throttle.ts), shared with REDIS_URL.
+  const throttle = new AuthThrottle(throttleLimits(config), throttleCounters(config));
   // Each GraphQL or REST operation's statements are charged to its request's budget.
   watchStatements(db);
   const yoga = createYoga<Record<string, unknown>, AppContext>({

@@ -7,6 +7,7 @@ import {
   type RegistryContentType,
 } from 'prom-client';
 import type { Db } from '../db';
+import type { SharedStore } from '../http/shared-store';
 
 /**
  * Prometheus metrics of one app (docs/operations.md "Metrics"): request counts and latencies by
@@ -55,7 +56,7 @@ export class AppMetrics {
   private readonly requests: Counter<'route' | 'method' | 'status'>;
   private readonly durations: Histogram<'route' | 'method'>;
 
-  constructor(db: Db) {
+  constructor(db: Db, store?: Pick<SharedStore, 'kind' | 'up'>) {
     const registers = [this.registry];
     this.requests = new Counter({
       name: 'http_requests_total',
@@ -96,6 +97,16 @@ export class AppMetrics {
       'Ceiling of the pool (DB_POOL_MAX; 1 for SQLite).',
       (p) => p.max,
     );
+    if (store?.kind === 'redis') {
+      new Gauge({
+        name: 'shared_store_up',
+        help: 'Whether Redis (REDIS_URL) answers: 1 up, 0 down (throttles then count per instance).',
+        registers,
+        collect() {
+          this.set(store.up() ? 1 : 0);
+        },
+      });
+    }
   }
 
   /**

@@ -1,8 +1,11 @@
+import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
-import type { Db } from '../db';
+import { dialectOf, type Db } from '../db';
 import { requestInfo } from '../http/request-info';
+import { sharedStore } from '../http/shared-store';
 import { AppMetrics } from './metrics';
 import { ReadinessCheck, type ReadinessOptions } from './readiness';
 import { routeLabeller } from './route-label';
@@ -14,6 +17,12 @@ import { routeLabeller } from './route-label';
  *   (a liveness probe that failed on a database outage would restart every instance at once);
  * - `GET /readyz`: 200 `{"status":"ready"}` when the database answers and no migration is
  *   pending, else 503 `{"status":"not_ready","reason":…}` (take the instance out of rotation);
+ *   with `REDIS_URL`, `"redis":"up"|"down"` — Redis down keeps the instance ready (it serves on,
+ *   throttling per instance), so a Redis outage never empties a load balancer;
+ *
+ * both name the instance that answered in `X-Instance` (host name, process id, cluster worker),
+ * and `/readyz` the database server its pool reached in `X-Database-Node` (MySQL: `@@hostname`
+ * and `@@port`) — headers, so the bodies probes compare stay as they were;
  * - `GET /metrics`: Prometheus text; behind `Authorization: Bearer $METRICS_TOKEN` when set.
  *
  * and the recording of every answered request in the metrics (its `onResponse` sees the final
@@ -48,28 +57,42 @@ function bearerMatches(header: string | null, token: string): boolean {
 
 export function useOps(options: OpsOptions): Plugin {
   const { config, db } = options;
-  const metrics = new AppMetrics(db);
-  const readiness = new ReadinessCheck(db, options.readiness);
+  const store = sharedStore(config);
+  const metrics = new AppMetrics(db, store);
+  const readiness = new ReadinessCheck(db, {
+    dialect: dialectOf(config.databaseUrl),
+    ...options.readiness,
+  });
+  const instance = `${hostname()} pid ${process.pid}${
+    cluster.isWorker && cluster.worker ? ` worker ${cluster.worker.id}` : ''
+  }`;
+  const redis = () => (store.kind === 'redis' ? { redis: store.up() ? 'up' : 'down' } : {});
   const label = routeLabeller(config, options.graphqlEndpoint, [
     ...OPS_PATHS,
     ...(options.otherPaths ?? []),
   ]);
 
+  const named = (response: Response): Response => {
+    response.headers.set('X-Instance', instance);
+    return response;
+  };
+
   async function answer(pathname: string, request: Request, R: typeof Response) {
     const head = request.method === 'HEAD';
     switch (pathname) {
       case '/healthz':
-        return json(R, 200, { status: 'ok' }, head);
+        return named(json(R, 200, { status: 'ok' }, head));
       case '/readyz': {
         const state = await readiness.check();
-        return state.ready
-          ? json(R, 200, { status: 'ready' }, head)
-          : json(
-              R,
-              503,
-              { status: 'not_ready', reason: state.reason, pending: state.pending },
-              head,
-            );
+        if (!state.ready) {
+          const body = { status: 'not_ready', reason: state.reason, pending: state.pending };
+          return named(json(R, 503, { ...body, ...redis() }, head));
+        }
+        const response = named(json(R, 200, { status: 'ready', ...redis() }, head));
+        if (state.database) {
+          response.headers.set('X-Database-Node', `${state.database.host}:${state.database.port}`);
+        }
+        return response;
       }
       case '/metrics': {
         if (

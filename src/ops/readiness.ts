@@ -1,11 +1,14 @@
-import { describeDbError, pendingMigrations, type Db } from '../db';
+import { describeDbError, pendingMigrations, type Db, type Dialect } from '../db';
 
 /**
  * Readiness (`GET /readyz`): the database answers a trivial query and no migration is pending.
  * Probes are frequent (every few seconds, from every load balancer and orchestrator), so the
  * migration check — a read of the migrations table and a listing of `migrations/` — is cached
  * for `migrationsCacheMs`, and concurrent probes share one check in flight. The query is bounded
- * by `timeoutMs`: a database that does not answer is "not ready", not a hanging probe.
+ * by `timeoutMs`: a database that does not answer is "not ready", not a hanging probe. On MySQL
+ * the query names the server that answered (`@@hostname`, `@@port`: which node of a cluster this
+ * instance's pool reached); a Galera node that is not synced with its cluster refuses it (1047),
+ * so the instance leaves rotation until the node has rejoined.
  */
 
 export interface ReadinessOptions {
@@ -13,13 +16,23 @@ export interface ReadinessOptions {
   migrationsCacheMs?: number;
   /** A check not done in this many ms answers not ready (default 2 s). */
   timeoutMs?: number;
+  /** `mysql`: the probe also names the database server (default: a bare `select 1`). */
+  dialect?: Dialect;
 }
 
-export type Readiness = { ready: true } | { ready: false; reason: string; pending?: string[] };
+/** The database server that answered the probe (MySQL family). */
+export interface DatabaseNode {
+  host: string;
+  port: number;
+}
+
+export type Readiness =
+  { ready: true; database?: DatabaseNode } | { ready: false; reason: string; pending?: string[] };
 
 export class ReadinessCheck {
   private readonly cacheMs: number;
   private readonly timeoutMs: number;
+  private readonly dialect: Dialect | undefined;
   private migrations: { pending: string[]; at: number } | undefined;
   private inFlight: Promise<Readiness> | undefined;
 
@@ -30,6 +43,7 @@ export class ReadinessCheck {
   ) {
     this.cacheMs = options.migrationsCacheMs ?? 5_000;
     this.timeoutMs = options.timeoutMs ?? 2_000;
+    this.dialect = options.dialect;
   }
 
   check(): Promise<Readiness> {
@@ -59,8 +73,9 @@ export class ReadinessCheck {
   }
 
   private async probe(): Promise<Readiness> {
+    let database: DatabaseNode | undefined;
     try {
-      await this.db.raw('select 1');
+      database = await this.answeringNode();
     } catch (error) {
       return { ready: false, reason: `database unreachable: ${describeDbError(error)}` };
     }
@@ -80,7 +95,19 @@ export class ReadinessCheck {
         pending,
       };
     }
-    return { ready: true };
+    return database ? { ready: true, database } : { ready: true };
+  }
+
+  private async answeringNode(): Promise<DatabaseNode | undefined> {
+    if (this.dialect !== 'mysql') {
+      await this.db.raw('select 1');
+      return undefined;
+    }
+    const [rows] = (await this.db.raw('select @@hostname as host, @@port as port')) as [
+      { host: string; port: number | string }[],
+    ];
+    const row = rows[0];
+    return row ? { host: String(row.host), port: Number(row.port) } : undefined;
   }
 
   private async pendingMigrations(): Promise<string[]> {
