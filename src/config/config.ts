@@ -104,6 +104,22 @@ export interface Config {
   imageFetchAllow: string[];
   imageFetchTimeoutMs: number;
   imageFetchMaxBytes: number;
+  /**
+   * The response cache of anonymous REST reads (src/http/response-cache-plugin.ts): `on` checks
+   * the database's write generation per request (sees every writer), `process` only this
+   * process's writes (no statement; for a sole writer), `off` renders every request.
+   */
+  responseCache: 'on' | 'process' | 'off';
+}
+
+/** One of `values`, the first by default. */
+function oneOf<T extends string>(env: Env, name: string, values: readonly [T, ...T[]]): T {
+  const value = str(env, name, values[0]);
+  const found = values.find((v) => v === value);
+  if (found === undefined) {
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${value}".`);
+  }
+  return found;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -312,6 +328,7 @@ export function loadConfig(env: Env = process.env): Config {
     imageFetchAllow: checkFetchAllow(csv(env, 'IMAGE_FETCH_ALLOW')),
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
     imageFetchMaxBytes: int(env, 'IMAGE_FETCH_MAX_BYTES', 10_485_760, 1_024, 1_073_741_824),
+    responseCache: oneOf(env, 'RESPONSE_CACHE', ['on', 'process', 'off'] as const),
   };
 }
 

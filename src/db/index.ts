@@ -2,7 +2,13 @@
 export { describeDbError, isDatabaseUnavailable } from './errors';
 export { HotRead } from './hot-read';
 export { clientDialect, createDb, dialectOf, redactedUrl, type Db, type Dialect } from './knex';
-export { bumpListGeneration, cachedTotal, writeGeneration } from './list-counts';
+export {
+  bumpListGeneration,
+  cachedTotal,
+  onCommittedWrite,
+  watchCommittedWrites,
+  writeGeneration,
+} from './list-counts';
 export { migrateLatest, pendingMigrations } from './migrate';
 export { normalizeRow, normalizeRows, type Queryable } from './queryable';
 export { transact, type NameLock } from './retry';

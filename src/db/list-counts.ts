@@ -27,6 +27,50 @@ export async function bumpListGeneration(q: Queryable): Promise<void> {
     .insert({ shard: Math.floor(Math.random() * SHARDS), n: 1 })
     .onConflict('shard')
     .merge({ n: q.raw('?? + 1', ['list_generations.n']) });
+  // Listeners hear of the write once it is visible to other connections, not before.
+  if (isTransaction(q)) {
+    (q as Knex.Transaction).executionPromise.then(notifyCommitted, () => undefined);
+  } else {
+    notifyCommitted();
+  }
+}
+
+type CommitListener = () => void;
+const commitListeners = new Set<CommitListener>();
+
+/**
+ * Calls `listener` after every committed calendar write of this process: each write transaction
+ * (`transact`, the bulk batches) once it has committed, and each write statement run outside a
+ * transaction on a database handle passed to `watchCommittedWrites` once it has completed.
+ * Response caches key their entries by a generation this moves (src/http/response-cache.ts).
+ * Returns the unsubscribe function.
+ */
+export function onCommittedWrite(listener: CommitListener): () => void {
+  commitListeners.add(listener);
+  return () => commitListeners.delete(listener);
+}
+
+function notifyCommitted(): void {
+  for (const listener of commitListeners) listener();
+}
+
+/** A statement that changes data or schema (selects, PRAGMAs, BEGIN, COMMIT do not). */
+const WRITE_STATEMENT = /^\s*(?:insert|update|delete|replace|truncate|alter|drop|create)\b/i;
+
+const watched = new WeakSet<Knex>();
+
+/**
+ * Reports the write statements `db` runs outside a transaction (fixtures, scripts, one-statement
+ * writes): they are committed once answered. Statements inside a transaction are reported by
+ * the transaction's `bumpListGeneration` after its commit.
+ */
+export function watchCommittedWrites(db: Knex): void {
+  if (watched.has(db)) return;
+  watched.add(db);
+  db.on('query-response', (_response: unknown, query: { sql?: unknown; __knexTxId?: unknown }) => {
+    if (query.__knexTxId !== undefined) return;
+    if (typeof query.sql === 'string' && WRITE_STATEMENT.test(query.sql)) notifyCommitted();
+  });
 }
 
 /** The write generation now: it changes with every calendar write (feeds derive ETags from it). */

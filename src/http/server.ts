@@ -14,6 +14,7 @@ import { graphqlLimits, useGraphqlLimits } from '../graphql/limits';
 import { createLogger, type Logger } from './logger';
 import { useHttpLayer } from './plugin';
 import { requestIdOf, requestLog } from './request-info';
+import { useResponseCache } from './response-cache-plugin';
 import { requestBudget } from './timeout';
 import { yogaLogger } from '../graphql/yoga-logger';
 import { useOps } from '../ops/plugin';
@@ -95,6 +96,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       useWebPage(config),
       // iCalendar feeds and CSV exports beside the REST lists (src/feeds/plugin.ts), before them.
       useExports(config, options.routes),
+      // Anonymous REST reads answered from memory while no write committed (RESPONSE_CACHE).
+      useResponseCache(config, deps),
       useRest(config, options.routes),
       useCalendarSofa(config),
       useGraphqlLimits(graphqlLimits(config)),

@@ -1,4 +1,5 @@
 import { etagOf, matchesEtag } from '../http/etag';
+import { noteRendered } from '../http/response-cache';
 import type { RestError } from './errors';
 
 /** Builders of the adapter's HTTP responses: JSON bodies, HEAD without body, list headers. */
@@ -12,7 +13,9 @@ export interface Reply {
 /**
  * The HTTP response of a reply. A 200 to GET or HEAD carries an ETag of its body and
  * `Cache-Control: no-cache` (clients and caches revalidate); a request whose `If-None-Match`
- * names that ETag gets 304 without a body. Only the serialisation is saved then, not the reads.
+ * names that ETag gets 304 without a body. Such a 200 is also noted for the response cache
+ * (src/http/response-cache-plugin.ts), which answers the next identical anonymous request,
+ * 304s included, without rendering.
  */
 export function toResponse(
   ResponseCtor: typeof Response,
@@ -27,14 +30,19 @@ export function toResponse(
     'X-Content-Type-Options': 'nosniff',
     ...reply.headers,
   };
-  if (reply.status === 200 && text !== null && (head || method === 'GET')) {
-    headers.ETag = etagOf(text);
-    headers['Cache-Control'] = 'no-cache';
-    if (matchesEtag(request.headers.get('if-none-match'), headers.ETag)) {
-      return new ResponseCtor(null, { status: 304, headers });
-    }
+  if (reply.status !== 200 || text === null || !(head || method === 'GET')) {
+    return new ResponseCtor(head ? null : text, { status: reply.status, headers });
   }
-  return new ResponseCtor(head ? null : text, { status: reply.status, headers });
+  // Encoded once: the cache serves these very bytes.
+  const body = Buffer.from(text);
+  const etag = etagOf(body);
+  headers.ETag = etag;
+  headers['Cache-Control'] = 'no-cache';
+  const response = matchesEtag(request.headers.get('if-none-match'), etag)
+    ? new ResponseCtor(null, { status: 304, headers })
+    : new ResponseCtor(head ? null : body, { status: 200, headers });
+  noteRendered(response, { body, etag, headers });
+  return response;
 }
 
 export function errorReply(error: RestError, headers?: Record<string, string>): Reply {

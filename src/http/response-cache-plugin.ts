@@ -1,0 +1,78 @@
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config';
+import type { Db } from '../db';
+import { matchesEtag } from './etag';
+import { renderedOf, ResponseStore, cacheKey, type CachedResponse } from './response-cache';
+import {
+  databaseGenerations,
+  processGenerations,
+  type GenerationSource,
+} from './response-cache-generation';
+import { requestInfo } from './request-info';
+
+/** Most bytes of rendered bodies kept per process (docs/performance.md "Memory"). */
+const MAX_BYTES = 32 * 1024 * 1024;
+
+interface Pending {
+  key: string;
+  generation: string;
+}
+
+/**
+ * The response cache in front of the REST contract (docs/performance.md "Response cache"): an
+ * anonymous GET or HEAD under the API root is answered from memory while the data generation is
+ * the one its entry was rendered at — no context, no operation, no SQL beyond the generation —
+ * and `If-None-Match` naming the entry's tag answers 304. Otherwise the request goes on and a
+ * 200 the REST adapter renders is kept. `RESPONSE_CACHE` picks the generation source.
+ */
+export function useResponseCache(
+  config: Config,
+  deps: { db: Db; now: () => Date },
+  source: GenerationSource | undefined = generationSource(config, deps.db),
+): Plugin<Record<string, unknown>> {
+  if (!source) return {};
+  const store = new ResponseStore(MAX_BYTES);
+  const pending = new WeakMap<Request, Pending>();
+  const root = `${config.apiRoot}/`;
+  return {
+    async onRequest({ request, url, endResponse, fetchAPI }) {
+      if (!url.pathname.startsWith(root)) return;
+      const key = cacheKey(request, url, deps.now());
+      if (key === null) return;
+      const generation = await source.current();
+      const entry = store.get(key, generation);
+      if (!entry) {
+        pending.set(request, { key, generation });
+        return;
+      }
+      if (entry.route !== undefined) requestInfo(request).route = entry.route;
+      endResponse(hit(fetchAPI.Response, entry, request));
+    },
+    onResponse({ request, response }) {
+      const waiting = pending.get(request);
+      if (!waiting) return;
+      pending.delete(request);
+      const rendered = renderedOf(response);
+      if (!rendered) return;
+      store.set(waiting.key, {
+        ...rendered,
+        generation: waiting.generation,
+        route: requestInfo(request).route,
+      });
+    },
+  };
+}
+
+function generationSource(config: Config, db: Db): GenerationSource | undefined {
+  if (config.responseCache === 'off') return undefined;
+  return config.responseCache === 'process' ? processGenerations(db) : databaseGenerations(db);
+}
+
+function hit(ResponseCtor: typeof Response, entry: CachedResponse, request: Request): Response {
+  const headers = { ...entry.headers };
+  if (matchesEtag(request.headers.get('if-none-match'), entry.etag)) {
+    return new ResponseCtor(null, { status: 304, headers });
+  }
+  const body = request.method === 'HEAD' ? null : entry.body;
+  return new ResponseCtor(body, { status: 200, headers });
+}
