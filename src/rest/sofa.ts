@@ -7,6 +7,7 @@ import { carryInfo } from '../http/request-info';
 import { DomainError } from '../lib';
 import { GRAPHQL_ONLY } from './compile';
 import { noRoute, statusOf, wordpressCode } from './errors';
+import { finishSofaDocument } from './openapi/sofa-doc';
 import { errorReply, toResponse } from './respond';
 import {
   coercedArgs,
@@ -21,15 +22,18 @@ import {
  * The generic REST view for BI tools (docs/bi.md "The SOFA view": `{api_root}/calendar/rest/*`):
  * sofa-api, through @graphql-yoga/plugin-sofa, turns every Query field into a GET route (`/events`,
  * `/event/{id}`, `/venues` …) with query parameters named after its arguments, and serves their
- * OpenAPI document at `/openapi.json`. It runs through the same Yoga pipeline as `/graphql`
- * (authentication, loaders, error masking). It sees the fields REST bodies carry (not the
- * GraphQL-only relations such as `Venue.events`, which would nest whole event lists in every
- * record). Read-only unless `SOFA_MUTATIONS=1`: the schema it is given then has no Mutation type,
- * so no write route exists and none is documented. sofa-api and its router load on the first
- * request under the base path, so start-up does not pay for a view few clients use. Query strings
- * are read as the REST routes read theirs, and list pages link to their neighbours in a `Link`
- * header (sofa-query.ts).
+ * OpenAPI document at `/openapi.json`, finished for OpenAPI tools (`openapi/sofa-doc.ts`). It runs
+ * through the same Yoga pipeline as `/graphql` (authentication, loaders, error masking). It sees
+ * the fields REST bodies carry (not the GraphQL-only relations such as `Venue.events`, which would
+ * nest whole event lists in every record). Read-only unless `SOFA_MUTATIONS=1`: the schema it is
+ * given then has no Mutation type, so no write route exists and none is documented. sofa-api and
+ * its router load on the first request under the base path, so start-up does not pay for a view
+ * few clients use. Query strings are read as the REST routes read theirs, and list pages link to
+ * their neighbours in a `Link` header (sofa-query.ts).
  */
+
+/** Where the view serves its OpenAPI document, under its base path. */
+const OPENAPI_PATH = '/openapi.json';
 
 export function sofaBasePath(config: Config): string {
   return `${config.apiRoot}/calendar/rest`;
@@ -43,6 +47,8 @@ function sofaSchema(schema: GraphQLSchema, mutations: boolean): GraphQLSchema {
   const restFields = filterSchema({
     schema,
     objectFieldFilter: (type, field) => !GRAPHQL_ONLY.has(`${type}.${field}`),
+    // `Node` without its `node_id` fields (GraphQL-only) would be an invalid interface.
+    typeFilter: (type) => type !== 'Node',
   });
   if (mutations) return restFields;
   // Without `types`, the schema holds only what queries reach: no Mutation, no write inputs.
@@ -88,7 +94,7 @@ function sofaOptions(config: Config): SofaPluginConfig {
     customScalars: { JSON: {} },
     errorHandler,
     openAPI: {
-      endpoint: '/openapi.json',
+      endpoint: OPENAPI_PATH,
       info: {
         title: 'Calendar generic REST view (SOFA)',
         description:
@@ -121,7 +127,7 @@ export function useCalendarSofa(config: Config): Plugin {
     const schema = sofaSchema(schemaChange.schema, config.sofaMutations);
     plugin.onYogaInit?.({ yoga });
     plugin.onSchemaChange?.({ ...schemaChange, schema });
-    return { plugin, route: sofaRouter(schema) };
+    return { plugin, route: sofaRouter(schema), schema };
   }
 
   return {
@@ -138,7 +144,8 @@ export function useCalendarSofa(config: Config): Plugin {
         sofa = undefined; // try again on the next request
         throw err;
       });
-      const { plugin, route } = await sofa;
+      const loaded = await sofa;
+      const { plugin, route } = loaded;
       const { Response } = payload.fetchAPI;
       // Only GET: query routes take no other method (mutations read JSON bodies).
       const found =
@@ -168,6 +175,9 @@ export function useCalendarSofa(config: Config): Plugin {
       // API root (docs/contract.md §11), not Yoga's empty 404.
       if (!answer) answer = toResponse(Response, errorReply(noRoute()), payload.request);
       else if (found) answer = await withPageLinks(answer, found, args, payload.url);
+      else if (payload.url.pathname === `${basePath}${OPENAPI_PATH}` && answer.status === 200) {
+        answer = await finishedDocument(answer, loaded);
+      }
       payload.endResponse(answer);
     },
   };
@@ -199,6 +209,20 @@ export function useCalendarSofa(config: Config): Plugin {
 interface LoadedSofa {
   plugin: Plugin;
   route: (path: string) => SofaRoute | undefined;
+  /** The schema the view serves. */
+  schema: GraphQLSchema;
+  /** `openapi.json` as served, finished once (`openapi/sofa-doc.ts`). */
+  document?: string;
+}
+
+/** sofa-api's OpenAPI document, finished for OpenAPI tools; the same headers. */
+async function finishedDocument(response: Response, loaded: LoadedSofa): Promise<Response> {
+  loaded.document ??= JSON.stringify(
+    finishSofaDocument((await response.json()) as Record<string, unknown>, loaded.schema),
+  );
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(loaded.document, { status: response.status, headers });
 }
 
 /** A parameter error in the view's error format (`errorHandler`), as the REST routes reject it. */

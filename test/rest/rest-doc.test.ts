@@ -181,7 +181,12 @@ describeEachDb('GET /doc', (env) => {
     expect(update.requestBody.content['application/json'].schema).not.toHaveProperty('required');
     expect(update.parameters.map((p: any) => p.name)).toEqual(['id']);
     expect(update.security).toEqual([{ bearerAuth: [] }, { applicationPassword: [] }]);
-    expect(doc.paths['/events'].get).not.toHaveProperty('security');
+    // Reads are public; credentials, when sent, make the caller that user (issue 17, item 7).
+    expect(doc.paths['/events'].get.security).toEqual([
+      {},
+      { bearerAuth: [] },
+      { applicationPassword: [] },
+    ]);
     expect(doc.paths['/events'].get).not.toHaveProperty('requestBody');
   });
 

@@ -1,16 +1,21 @@
 /**
  * Checks a JSON value against a schema of an OpenAPI 3.0 document, strictly: besides types,
- * `required`, `enum`, `nullable`, `oneOf`/`allOf`, `items`, `maxItems` and
- * `additionalProperties`, an object may carry only the properties its schema declares. So a
- * response that gains, loses or retypes a key no longer matches `GET /doc`, whichever side
- * drifted. Returns readable problems, `[]` when the value conforms.
+ * `required`, `enum`, `nullable` (read beside `type`, as 3.0 does), `oneOf`/`allOf`, `items`,
+ * `maxItems` and `additionalProperties`, an object may carry only the properties its schema
+ * declares. So a response that gains, loses or retypes a key no longer matches `GET /doc`,
+ * whichever side drifted. Returns readable problems, `[]` when the value conforms.
  */
 
 type Schema = Record<string, any>;
 
 export function checkAgainst(doc: Schema, schema: Schema, value: unknown, at = '$'): string[] {
   if (schema.$ref) return checkAgainst(doc, resolve(doc, schema.$ref), value, at);
-  if (value === null) return schema.nullable ? [] : [`${at}: null is not allowed`];
+  if (value === null) {
+    if (schema.nullable) return [];
+    // OpenAPI 3.0: a typed schema takes null only with `nullable`; an untyped one leaves it to
+    // its `enum` and alternatives.
+    if (schema.type !== undefined) return [`${at}: null is not allowed`];
+  }
   const problems: string[] = [];
   if (schema.allOf) {
     for (const part of schema.allOf) problems.push(...checkAgainst(doc, part, value, at));
@@ -36,7 +41,11 @@ export function checkAgainst(doc: Schema, schema: Schema, value: unknown, at = '
         problems.push(...checkAgainst(doc, schema.items, item, `${at}[${i}]`)),
       );
     }
-  } else if (typeof value === 'object' && (schema.properties || schema.additionalProperties)) {
+  } else if (
+    typeof value === 'object' &&
+    value !== null &&
+    (schema.properties || schema.additionalProperties)
+  ) {
     const object = value as Record<string, unknown>;
     for (const key of schema.required ?? []) {
       if (!(key in object)) problems.push(`${at}: missing required key ${key}`);

@@ -2,8 +2,9 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../../config';
 import { namespaceUrl } from '../../lib';
 import type { CompiledRoute } from '../compile';
-import { SECURITY_SCHEMES, openApiPaths } from './paths';
+import { openApiPaths } from './paths';
 import { componentSchemas } from './schemas';
+import { SECURITY_SCHEMES } from './security';
 
 /**
  * `GET /doc` (docs/contract.md §11): the OpenAPI 3 document of a namespace, generated from the

@@ -3,6 +3,7 @@ import type { CompiledRoute, ParamSpec } from '../compile';
 import { inputSchema, ref, responseSchema, type Schema } from './schemas';
 import { listHeaders } from '../respond';
 import { templatePath, type HttpMethod } from '../routes';
+import { READ_SECURITY, WRITE_SECURITY } from './security';
 
 /**
  * `paths` of `GET /doc`, generated from the compiled route table: one path per row path (in
@@ -15,22 +16,6 @@ import { templatePath, type HttpMethod } from '../routes';
 const POSTS = new Set(['event', 'venue', 'organizer']);
 
 const WRITE_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'PATCH']);
-
-/** Credentials every write needs (docs/contract.md §9); their schemes are in `components`. */
-export const SECURITY_SCHEMES: Schema = {
-  bearerAuth: {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API token: `Authorization: Bearer <token>`.',
-  },
-  applicationPassword: {
-    type: 'http',
-    scheme: 'basic',
-    description: 'HTTP Basic with a user login and one of its application passwords.',
-  },
-};
-
-const WRITE_SECURITY = [{ bearerAuth: [] }, { applicationPassword: [] }];
 
 /** The list headers `respond.ts` sends, named from the function that sends them. */
 const LIST_HEADERS: Schema = Object.fromEntries(
@@ -97,7 +82,7 @@ function operation(schema: GraphQLSchema, route: CompiledRoute, method: HttpMeth
       },
       ...errorResponses(route, method),
     },
-    ...(row.operation?.type === 'mutation' ? { security: WRITE_SECURITY } : {}),
+    security: row.operation?.type === 'mutation' ? WRITE_SECURITY : READ_SECURITY,
   };
 }
 

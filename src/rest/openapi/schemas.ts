@@ -119,7 +119,10 @@ function objectSchema(
       // A null the presenter sends as it is.
       if (!override && !absent && !isNonNullType(field.type)) {
         schema =
-          '$ref' in schema ? { nullable: true, allOf: [schema] } : { ...schema, nullable: true };
+          '$ref' in schema
+            ? // Every component is an object; 3.0 reads `nullable` only beside a `type`.
+              { type: 'object', nullable: true, allOf: [schema] }
+            : nullable(schema);
       }
       properties[field.name] = schema;
       if (!absent && types.every((t) => field.name in t.getFields())) required.push(field.name);
@@ -181,5 +184,23 @@ export function inputSchema(type: GraphQLInputType, clearable = false): Schema {
     if (isScalarType(inner)) return scalarSchema(inner.name);
     return {};
   })();
-  return clearable && !isNonNullType(type) ? { ...base, nullable: true } : base;
+  return clearable && !isNonNullType(type) ? nullable(base) : base;
+}
+
+/**
+ * `schema` that also takes null, spelled as OpenAPI 3.0 reads `nullable`: only beside a `type`.
+ * An untyped schema (a JSON value) takes null already; of `oneOf` alternatives, the last typed
+ * one takes it, so that null still matches exactly one.
+ */
+function nullable(schema: Schema): Schema {
+  if ('type' in schema) return { ...schema, nullable: true };
+  const alternatives = schema.oneOf as Schema[] | undefined;
+  if (!alternatives) return schema;
+  const last = alternatives.findLastIndex((alternative) => 'type' in alternative);
+  return {
+    ...schema,
+    oneOf: alternatives.map((alternative, i) =>
+      i === last ? { ...alternative, nullable: true } : alternative,
+    ),
+  };
 }
