@@ -1,4 +1,4 @@
-import { G1_QUERY } from '../bench/scenarios';
+import { G1_QUERY } from '../bench/graphql-s2';
 import {
   insertEvent,
   insertImage,
