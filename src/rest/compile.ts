@@ -36,6 +36,10 @@ export const GRAPHQL_ONLY = new Set([
   'Category.children',
   'Category.events',
   'Tag.events',
+  // Relay connections (schema/connections.graphql): cursors are for GraphQL clients.
+  ...['events', 'venues', 'organizers', 'categories', 'tags'].map((l) => `Query.${l}_connection`),
+  ...['organizers', 'categories', 'tags'].map((l) => `Event.${l}_connection`),
+  ...['Venue', 'Organizer', 'Category', 'Tag'].map((t) => `${t}.events_connection`),
 ]);
 
 /**
