@@ -2,109 +2,275 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
+import { withinBudget, type AppContext } from '../context';
+import { createContext } from '../context';
+import { textStream } from '../feeds/stream';
 import { etagOf, matchesEtag } from '../http/etag';
-import { requestInfo } from '../http/request-info';
-import { NAMESPACE } from '../lib';
+import { requestInfo, requestLog } from '../http/request-info';
+import { requestTimeout, withTimeout } from '../http/timeout';
+import { DomainError, invalid } from '../lib';
+import { readBody } from '../rest/params';
+import { ANONYMOUS } from '../users';
+import { errorPage } from './pages/errors';
+import { calendarPage, calendarQuery } from './pages/calendar';
+import { eventPage } from './pages/event';
+import { homePage } from './pages/home';
+import { organizerPage, venuePage } from './pages/places';
+import { termPage } from './pages/terms';
+import type { Caching, Page } from './page';
+import { pageContext, type GetEnveloped } from './request-context';
+import { matchRoute, ROUTE_LABELS, type Route } from './routes';
+import {
+  fullSitemap,
+  robotsTxt,
+  sitemapCounts,
+  sitemapFiles,
+  sitemapIndex,
+  sitemapPart,
+  SITEMAP_MAX_URLS,
+} from './sitemap';
+import { renderPage } from './view';
 
 /**
- * The upcoming-events web page at `/` (docs/web.md): a static HTML page, a script and a
- * style sheet from `src/web/static/` (copied to `dist/src/web/static/` by `npm run build`), read
- * once at start-up. The page calls the public REST API from the browser; its address
- * (`{API_ROOT}/calendar/events/v1`) is written into the HTML here, so the page follows API_ROOT.
+ * The public pages (docs/web.md): server-rendered HTML at every address the API's `url` fields
+ * name, the start page at `/`, the calendar at `/events/` (but `/events/?ical=1`, which
+ * src/feeds answers), `/sitemap.xml`, `/robots.txt` and the one style sheet. No JavaScript.
  *
- * The page's responses carry a Content-Security-Policy of their own — scripts, styles and
- * requests from this origin only, no inline code — set in `onResponse`, after the HTTP layer
- * (src/http/) has set its defaults. Answers GET and HEAD, with ETags (304 on If-None-Match).
+ * Each page reads through the domains' doors with the request's own context (`request-context`),
+ * inside the request's runtime budget and REQUEST_TIMEOUT_MS, like an API request: what a caller
+ * may not read through the API is a 404 page here. Pages carry an ETag (304 on If-None-Match)
+ * and Cache-Control; their Content-Security-Policy (set in `onResponse`, after the HTTP layer's
+ * defaults) allows this origin's style sheet, images and form posts, and no script at all: the
+ * JSON-LD blocks are data, which CSP does not govern.
  */
 
 export const STATIC_DIR = path.join(__dirname, 'static');
 
 export const PAGE_CSP = [
   "default-src 'none'",
-  "script-src 'self'",
   "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' https: http: data:",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface Asset {
-  body: Buffer;
-  contentType: string;
-  etag: string;
-}
+/** The fixed paths the pages answer (for the metrics' `route` label). */
+export const WEB_PATHS = ['/', '/events/', '/sitemap.xml', '/robots.txt', '/assets/calendar.css'];
 
-const FILES: Record<string, { file: string; contentType: string }> = {
-  '/': { file: 'index.html', contentType: 'text/html; charset=utf-8' },
-  '/assets/calendar.js': { file: 'calendar.js', contentType: 'text/javascript; charset=utf-8' },
-  '/assets/calendar.css': { file: 'calendar.css', contentType: 'text/css; charset=utf-8' },
+const HTML = 'text/html; charset=utf-8';
+const CACHE: Record<Caching, string> = {
+  public: 'public, max-age=60',
+  private: 'private, no-cache',
+  none: 'no-store',
 };
 
-/** The paths the page answers (for the metrics' `route` label). */
-export const WEB_PATHS = Object.keys(FILES);
-
-function escapeAttribute(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
+function loadStylesheet(): { body: Buffer; etag: string } {
+  const location = path.join(STATIC_DIR, 'calendar.css');
+  let body: Buffer;
+  try {
+    body = fs.readFileSync(location);
+  } catch {
+    throw new Error(
+      `The web pages' style sheet ${location} is missing: build with \`npm run build\`, which copies src/web/static.`,
+    );
+  }
+  return { body, etag: etagOf(body) };
 }
 
-function loadAssets(config: Config): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  for (const [route, { file, contentType }] of Object.entries(FILES)) {
-    const location = path.join(STATIC_DIR, file);
-    let text: string;
-    try {
-      text = fs.readFileSync(location, 'utf8');
-    } catch {
-      throw new Error(
-        `The web page's file ${location} is missing: build with \`npm run build\`, which copies src/web/static.`,
-      );
+/** `page=` of a paged view: a positive integer, else a 400 page. */
+function pageNumber(url: URL): number {
+  const raw = url.searchParams.get('page');
+  if (raw === null || raw === '') return 1;
+  if (!/^[1-9]\d{0,5}$/.test(raw)) throw invalid('page', 'must be a positive integer');
+  return Number(raw);
+}
+
+/** The caller's password guess, from the form's urlencoded body. */
+async function passwordOf(request: Request, config: Config): Promise<string> {
+  const body = await readBody(request, config.maxBodyBytes);
+  return new URLSearchParams(body).get('password') ?? '';
+}
+
+async function pageFor(route: Route, ctx: AppContext, request: Request, url: URL): Promise<Page> {
+  switch (route.kind) {
+    case 'home':
+      return homePage(ctx);
+    case 'calendar':
+      return calendarPage(ctx, calendarQuery(url, pageNumber(url)));
+    case 'event': {
+      const post = request.method.toUpperCase() === 'POST';
+      return eventPage(ctx, route.slug, post ? await passwordOf(request, ctx.config) : null);
     }
-    if (file === 'index.html') {
-      text = text.replace('{{API_BASE}}', escapeAttribute(`${config.apiRoot}/${NAMESPACE}`));
-    }
-    const body = Buffer.from(text, 'utf8');
-    const etag = etagOf(body);
-    assets.set(route, { body, contentType, etag });
+    case 'venue':
+      return venuePage(ctx, route.slug, pageNumber(url));
+    case 'organizer':
+      return organizerPage(ctx, route.slug, pageNumber(url));
+    case 'category':
+    case 'tag':
+      return termPage(ctx, route.kind, route.slug, pageNumber(url));
+    default:
+      throw new Error(`not a page: ${route.kind}`);
   }
-  return assets;
+}
+
+/** An anonymous context for the sitemap: it lists what anyone may see, whoever asks. */
+function publicContext(ctx: AppContext): AppContext {
+  const { config, db, dialect, now } = ctx;
+  return createContext({ config, db, dialect, now }, ANONYMOUS, ctx.requestId);
 }
 
 export function useWebPage(config: Config): Plugin {
-  const assets = loadAssets(config);
+  const stylesheet = loadStylesheet();
+  const answered = new WeakSet<Request>();
+  let getEnveloped: GetEnveloped | undefined;
+
+  function html(
+    R: typeof Response,
+    request: Request,
+    status: number,
+    body: string,
+    caching: Caching,
+  ): Response {
+    const etag = etagOf(body);
+    const headers: Record<string, string> = {
+      'Content-Type': HTML,
+      'Cache-Control': CACHE[caching],
+      Vary: 'Authorization',
+      ETag: etag,
+    };
+    const method = request.method.toUpperCase();
+    if (
+      status === 200 &&
+      method !== 'POST' &&
+      matchesEtag(request.headers.get('if-none-match'), etag)
+    ) {
+      return new R(null, { status: 304, headers });
+    }
+    return new R(method === 'HEAD' ? null : body, {
+      status,
+      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+    });
+  }
+
+  /** A page from a thrown error: 404 for anything the caller may not read, as the API. */
+  function failure(R: typeof Response, request: Request, url: URL, error: unknown): Response {
+    if (!(error instanceof DomainError)) {
+      requestLog()?.error({ err: error }, 'page failed');
+    } else if (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'TOO_MANY_REQUESTS') {
+      const retry = Number(error.data.retryAfter);
+      requestInfo(request).retryAfter = Number.isFinite(retry) && retry > 0 ? retry : 1;
+    }
+    const page = errorPage(`${new URL(config.siteUrl).origin}${url.pathname}`, error);
+    return html(R, request, page.status, renderPage(config, page), 'none');
+  }
+
+  async function sitemap(
+    route: Extract<Route, { kind: 'sitemap' | 'sitemap-part' }>,
+    ctx: AppContext,
+    fetchAPI: { Response: typeof Response; ReadableStream: typeof ReadableStream },
+  ): Promise<Response> {
+    const headers = {
+      'Content-Type': 'application/xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=3600',
+    };
+    const reader = publicContext(ctx);
+    let chunks: AsyncGenerator<string>;
+    if (route.kind === 'sitemap') {
+      const counts = await sitemapCounts(reader);
+      const total = 2 + Object.values(counts).reduce((a, b) => a + b, 0);
+      if (total > SITEMAP_MAX_URLS) {
+        return new fetchAPI.Response(sitemapIndex(reader, sitemapFiles(counts)), { headers });
+      }
+      chunks = fullSitemap(reader);
+    } else {
+      const counts = route.part === 'pages' ? null : await sitemapCounts(reader);
+      const files = counts
+        ? Math.ceil(counts[route.part as keyof typeof counts] / SITEMAP_MAX_URLS)
+        : 1;
+      if (route.n > files) throw new DomainError('NOT_FOUND', 'not_found', 'No such sitemap.');
+      chunks = sitemapPart(reader, route.part, route.n);
+    }
+    return new fetchAPI.Response(textStream(fetchAPI.ReadableStream, chunks, 'sitemap'), {
+      headers,
+    });
+  }
+
   return {
-    onRequest({ request, url, fetchAPI, endResponse }) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      const asset = assets.get(url.pathname);
-      if (!asset) return;
-      // The access log (src/http/) names the route.
-      requestInfo(request).route = url.pathname;
-      const headers = {
-        'Content-Type': asset.contentType,
-        'Cache-Control': 'no-cache',
-        ETag: asset.etag,
-      };
-      if (matchesEtag(request.headers.get('if-none-match'), asset.etag)) {
-        endResponse(new fetchAPI.Response(null, { status: 304, headers }));
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as unknown as GetEnveloped;
+    },
+    async onRequest({ request, url, fetchAPI, endResponse, serverContext }) {
+      const method = request.method.toUpperCase();
+      const route = matchRoute(config, url.pathname);
+      if (!route) return;
+      // Calendar apps' feed address belongs to src/feeds; every other /events/ is the page.
+      if (route.kind === 'calendar' && url.searchParams.get('ical') === '1') return;
+      const post = method === 'POST' && route.kind === 'event';
+      if (method !== 'GET' && method !== 'HEAD' && !post) return;
+      requestInfo(request).route = ROUTE_LABELS[route.kind];
+      answered.add(request);
+      const R = fetchAPI.Response;
+
+      if (route.kind === 'stylesheet') {
+        const headers = {
+          'Content-Type': 'text/css; charset=utf-8',
+          'Cache-Control': 'no-cache',
+          ETag: stylesheet.etag,
+        };
+        if (matchesEtag(request.headers.get('if-none-match'), stylesheet.etag)) {
+          endResponse(new R(null, { status: 304, headers }));
+          return;
+        }
+        const body = method === 'HEAD' ? null : new Uint8Array(stylesheet.body);
+        endResponse(
+          new R(body, {
+            headers: { ...headers, 'Content-Length': String(stylesheet.body.length) },
+          }),
+        );
         return;
       }
-      const body = request.method === 'HEAD' ? null : new Uint8Array(asset.body);
-      endResponse(
-        new fetchAPI.Response(body, {
-          status: 200,
-          headers: { ...headers, 'Content-Length': String(asset.body.length) },
-        }),
-      );
+
+      try {
+        const ctx = await pageContext(
+          getEnveloped,
+          request,
+          serverContext as Record<string, unknown>,
+        );
+        if (route.kind === 'robots') {
+          endResponse(
+            new R(method === 'HEAD' ? null : robotsTxt(ctx), {
+              headers: {
+                'Content-Type': 'text/plain; charset=utf-8',
+                'Cache-Control': CACHE.public,
+              },
+            }),
+          );
+          return;
+        }
+        if (route.kind === 'sitemap' || route.kind === 'sitemap-part') {
+          endResponse(await sitemap(route, ctx, fetchAPI));
+          return;
+        }
+        const ms = config.requestTimeoutMs;
+        const page = await withTimeout(
+          withinBudget(ctx.budget, () => pageFor(route, ctx, request, url)),
+          ms,
+          () => requestTimeout(ms),
+        );
+        const caching: Caching =
+          page.caching === 'none' || post
+            ? 'none'
+            : ctx.viewer.user !== null
+              ? 'private'
+              : (page.caching ?? 'public');
+        endResponse(html(R, request, page.status, renderPage(config, page), caching));
+      } catch (error) {
+        endResponse(failure(R, request, url, error));
+      }
     },
     onResponse({ request, response, setResponse, fetchAPI }) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      if (response.status !== 200 && response.status !== 304) return;
-      if (!assets.has(new URL(request.url, 'http://localhost').pathname)) return;
+      if (!answered.has(request)) return;
       try {
         response.headers.set('Content-Security-Policy', PAGE_CSP);
       } catch {

@@ -5,11 +5,11 @@ import { PAGE_CSP, STATIC_DIR } from '../../src/web/plugin';
 import { TestEnv } from '../support/harness';
 
 /**
- * How the web page and its assets are served (no browser needed; the page itself is checked in
- * headless Chromium by web-page.test.ts).
+ * How the pages and their style sheet are served (no browser needed; the pages themselves are
+ * checked in headless Chromium by web-page.test.ts and web-a11y.test.ts).
  */
 
-describe('the web page at / (served files)', () => {
+describe('the web pages (served files and headers)', () => {
   const env = new TestEnv('sqlite');
   beforeAll(() => env.start(), 60_000);
   afterAll(() => env.stop());
@@ -19,31 +19,29 @@ describe('the web page at / (served files)', () => {
     return { response, text: await response.text() };
   }
 
-  it('serves the HTML page at / with the REST namespace of API_ROOT written in', async () => {
+  it('serves the server-rendered start page at /, its links following API_ROOT', async () => {
     const { response, text } = await get(env.app, '/');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(text).toContain('<meta name="calendar-api" content="/wp-json/calendar/events/v1" />');
-    expect(text).not.toContain('{{');
+    expect(text).toContain('href="/wp-json/calendar/events/v1/doc"');
+    expect(text).not.toContain('<%');
 
     const custom = await createApp({ config: { ...env.config, apiRoot: '/api' }, db: env.db });
-    expect((await get(custom, '/')).text).toContain(
-      '<meta name="calendar-api" content="/api/calendar/events/v1" />',
-    );
+    const moved = (await get(custom, '/')).text;
+    expect(moved).toContain('href="/api/calendar/events/v1/doc"');
+    expect(moved).toContain('href="/api/"');
   });
 
-  it('serves the script and the style sheet', async () => {
-    const script = await get(env.app, '/assets/calendar.js');
-    expect(script.response.status).toBe(200);
-    expect(script.response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(script.text).toBe(fs.readFileSync(path.join(STATIC_DIR, 'calendar.js'), 'utf8'));
+  it('serves the one style sheet, and no script', async () => {
     const style = await get(env.app, '/assets/calendar.css');
     expect(style.response.status).toBe(200);
     expect(style.response.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(style.text).toBe(fs.readFileSync(path.join(STATIC_DIR, 'calendar.css'), 'utf8'));
+    expect((await get(env.app, '/assets/calendar.js')).response.status).toBe(404);
   });
 
   it('sends a strict Content-Security-Policy of its own, and the other security headers', async () => {
-    for (const target of ['/', '/assets/calendar.js', '/assets/calendar.css']) {
+    for (const target of ['/', '/events/', '/event/nothing-here/', '/assets/calendar.css']) {
       const { response } = await get(env.app, target);
       expect(response.headers.get('content-security-policy')).toBe(PAGE_CSP);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -51,22 +49,23 @@ describe('the web page at / (served files)', () => {
       expect(response.headers.get('x-request-id')).toBeTruthy();
     }
     expect(PAGE_CSP).not.toContain('unsafe-inline');
+    expect(PAGE_CSP).not.toContain('script-src');
+    expect(PAGE_CSP).toContain("default-src 'none'");
   });
 
-  it('has no inline script, style or event handler (the CSP would block them)', async () => {
-    const { text } = await get(env.app, '/');
-    expect(text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
-    expect(text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
-    const script = fs.readFileSync(path.join(STATIC_DIR, 'calendar.js'), 'utf8');
-    // Data goes in as text, never as HTML.
-    expect(script).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(/);
+  it('has no script but JSON-LD data, no inline style and no event handler (the CSP would block them)', async () => {
+    for (const target of ['/', '/events/', '/events/?month=2026-12']) {
+      const { text } = await get(env.app, target);
+      expect(text).not.toMatch(/<script(?![^>]*type="application\/ld\+json")[^>]*>/);
+      expect(text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    }
   });
 
   it('answers HEAD, revalidates with ETags, and leaves other paths and methods alone', async () => {
     const first = await get(env.app, '/');
     const etag = first.response.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
-    expect(first.response.headers.get('cache-control')).toBe('no-cache');
+    expect(first.response.headers.get('cache-control')).toBe('public, max-age=60');
 
     const head = await get(env.app, '/', { method: 'HEAD' });
     expect(head.response.status).toBe(200);
