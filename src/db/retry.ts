@@ -23,6 +23,12 @@ import type { Queryable } from './queryable';
  * - A transaction that loses a race — deadlock, lock wait timeout, or a unique index (slugs)
  *   firing between the check and the insert — is rolled back by the database and run again
  *   from the start on a fresh snapshot, a few times with a short random pause.
+ * - On Galera the race is lost at commit instead: row locks hold on one node only, and a
+ *   transaction whose write set meets one committed on another node since its snapshot fails
+ *   certification with the same deadlock error. Run again, it sees the winner's rows (or fails
+ *   certification again until its node has applied them). Nothing here is session state Galera
+ *   does not replicate: no GET_LOCK, no LOCK TABLES, no temporary tables; correctness rests on
+ *   rows every write changes (name locks, unique indexes) — docs/operations.md "Running on Galera".
  */
 
 export interface NameLock {
@@ -41,6 +47,11 @@ export interface TransactOptions {
 }
 
 const DEFAULT_ATTEMPTS = 8;
+/**
+ * The longest pause between runs. Pauses grow from 20 ms; a cluster's hot rows (term counts,
+ * the write generation) need the longer ones when several nodes write at once.
+ */
+const MAX_PAUSE_MS = 500;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,8 +82,8 @@ export async function transact<T>(
       });
     } catch (error) {
       if (attempt >= attempts || !isRetryable(error)) throw error;
-      // Random, growing pauses (at most 200 ms) keep the racers from colliding again in step.
-      await sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
+      // Random, growing pauses (full jitter, bounded) keep the racers from colliding again in step.
+      await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 10 * 2 ** attempt));
     }
   }
 }
