@@ -47,7 +47,7 @@ const config: CodegenConfig = {
         },
         // String unions, like the rows' `PostStatus`, instead of TypeScript enums.
         enumsAsTypes: true,
-        scalars: { JSON: 'unknown' },
+        scalars: { JSON: 'unknown', DateTime: 'Date' },
       },
     },
   },

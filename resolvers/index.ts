@@ -1,10 +1,13 @@
 import type { IResolvers } from '@graphql-tools/utils';
 import { baseResolvers } from './base';
 import { connectionResolvers } from './connections';
+import { countResolvers } from './counts';
 import { eventResolvers } from './event';
 import { eventMutationResolvers } from './event-mutations';
+import { nodeResolvers } from './node';
 import { organizerResolvers } from './organizer';
 import { termResolvers } from './term';
+import { timeResolvers } from './time';
 import { venueResolvers } from './venue';
 
 /** Every resolver map; makeExecutableSchema merges them. */
@@ -16,4 +19,7 @@ export const resolvers: IResolvers[] = [
   organizerResolvers,
   termResolvers,
   connectionResolvers,
+  timeResolvers,
+  nodeResolvers,
+  countResolvers,
 ];

@@ -55,6 +55,8 @@ export interface Config {
   graphqlMaxDepth: number;
   graphqlMaxAliases: number;
   graphqlMaxTokens: number;
+  /** JSON file of persisted GraphQL operations (hash → document): only those run; '' = off. */
+  graphqlPersistedOperations: string;
   /**
    * Highest estimated cost of one GraphQL operation (rows it may read: page sizes multiplied
    * through the nesting, src/graphql/cost.ts), for anonymous and for authenticated callers.
@@ -308,6 +310,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxArrayLength: int(env, 'MAX_ARRAY_LENGTH', 100, 1, 100_000),
     graphqlMaxDepth: int(env, 'GRAPHQL_MAX_DEPTH', 7, 2, 100),
     graphqlMaxAliases: int(env, 'GRAPHQL_MAX_ALIASES', 15, 0, 1000),
+    graphqlPersistedOperations: str(env, 'GRAPHQL_PERSISTED_OPERATIONS', ''),
     graphqlMaxTokens: int(env, 'GRAPHQL_MAX_TOKENS', 5_000, 100, 1_000_000),
     graphqlCostAnonymous: int(env, 'GRAPHQL_COST_ANONYMOUS', 5_000, 10, 100_000_000),
     graphqlCostAuthenticated: int(env, 'GRAPHQL_COST_AUTHENTICATED', 20_000, 10, 100_000_000),

@@ -1,6 +1,13 @@
 /** The door of src/events: the events list, single reads, writes and their JSON-LD. */
 export { emptyCostDetails, formatCost } from './cost';
 export {
+  NO_GROUP,
+  countEventsBy,
+  type EventCount,
+  type EventCountArgs,
+  type EventCountGroup,
+} from './counts';
+export {
   eventFieldColumns,
   throwEventProblems,
   type EventChanges,

@@ -4,20 +4,21 @@ import type { Config } from '../config';
  * Security headers on every response (REST, GraphQL, SOFA, errors, preflights). The API answers
  * JSON, which no browser should render, frame or sniff, so the default Content-Security-Policy
  * allows nothing. The one HTML page, GraphiQL (GET /graphql from a browser), loads its scripts,
- * styles and editor workers from unpkg.com and runs an inline bootstrap script: it gets a policy
- * allowing exactly that.
+ * styles, icon and editor workers from this origin only (src/graphql/graphiql.ts) and runs no
+ * inline script: its policy allows this origin and nothing else. Inline styles stay allowed:
+ * GraphiQL's editor sets them at run time.
  */
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const GRAPHIQL_CSP = [
   "default-src 'none'",
-  "script-src 'unsafe-inline' https://unpkg.com",
-  "style-src 'unsafe-inline' https://unpkg.com",
-  "connect-src 'self' https://unpkg.com",
-  'worker-src blob:',
-  "img-src 'self' data: https://raw.githubusercontent.com",
-  'font-src data: https://unpkg.com',
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
   "frame-ancestors 'none'",
   "base-uri 'none'",
   "form-action 'self'",

@@ -25,6 +25,9 @@ import type { RouteRow } from '../rest/routes';
 import { buildSchema } from '../graphql/schema';
 import { useCalendarSofa } from '../rest/sofa';
 import { useWebPage, WEB_PATHS } from '../web/plugin';
+import { graphiqlOptions, renderGraphiQLPage, useGraphiqlAssets } from '../graphql/graphiql';
+import { usePersistedOperationsOf } from '../graphql/persisted';
+import { useSchemaSdl } from '../graphql/sdl';
 
 /**
  * Resolves the caller of a request: anonymous without an `Authorization` header; a malformed,
@@ -83,6 +86,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // GraphiQL from the package's own files, no CDN (src/graphql/graphiql.ts).
+    graphiql: graphiqlOptions(config),
+    renderGraphiQL: renderGraphiQLPage,
     logging: yogaLogger(logger),
     // The REST contract under {api_root}/calendar/events/v1, executed through this pipeline, and
     // the generic SOFA view for BI tools under {api_root}/calendar/rest.
@@ -94,12 +100,17 @@ export async function createApp(options: AppOptions): Promise<App> {
       // /healthz, /readyz, /metrics and the request metrics; the web page at / (src/ops, src/web).
       useOps({ config, db, graphqlEndpoint: '/graphql', otherPaths: WEB_PATHS }),
       useWebPage(config),
+      // GraphiQL's files and the SDL under /graphql/ (src/graphql/graphiql.ts, sdl.ts).
+      useGraphiqlAssets(),
+      useSchemaSdl(),
       // iCalendar feeds and CSV exports beside the REST lists (src/feeds/plugin.ts), before them.
       useExports(config, options.routes),
       // Anonymous REST reads answered from memory while no write committed (RESPONSE_CACHE).
       useResponseCache(config, deps),
       useRest(config, options.routes),
       useCalendarSofa(config),
+      // Only listed operations when GRAPHQL_PERSISTED_OPERATIONS is set (src/graphql/persisted.ts).
+      usePersistedOperationsOf(config, options.routes),
       useGraphqlLimits(graphqlLimits(config)),
       // The estimated cost against the caller's budget; the runtime budget (src/graphql/budget.ts).
       useOperationBudget(costBudgets(config)),

@@ -36,6 +36,13 @@ export const GRAPHQL_ONLY = new Set([
   'Category.children',
   'Category.events',
   'Tag.events',
+  // Typed times and global ids (schema/time.graphql, node.graphql); lookups of GraphQL clients.
+  ...['Event', 'Venue', 'Organizer'].flatMap((t) => [`${t}.published_at`, `${t}.modified_at`]),
+  'Event.starts_at',
+  'Event.ends_at',
+  ...['Event', 'Venue', 'Organizer', 'Category', 'Tag'].map((t) => `${t}.node_id`),
+  'Query.node',
+  'Query.nodes',
   // Relay connections (schema/connections.graphql): cursors are for GraphQL clients.
   ...['events', 'venues', 'organizers', 'categories', 'tags'].map((l) => `Query.${l}_connection`),
   ...['organizers', 'categories', 'tags'].map((l) => `Event.${l}_connection`),

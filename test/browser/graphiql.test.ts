@@ -1,4 +1,4 @@
-import type { Browser, Route } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { TestEnv } from '../support/harness';
 import {
   describeWithBrowser,
@@ -9,44 +9,14 @@ import {
 } from './browser';
 
 /**
- * GraphiQL at GET /graphql in a real browser, under the security headers the server sends.
- * GraphiQL's files come from unpkg.com, which this machine cannot reach: the test serves
- * stand-ins for them (the bundle's stand-in runs a query against /graphql), so what is checked
- * is the page itself — its inline bootstrap scripts run, the CDN script loads, the query is
- * allowed — with no Content-Security-Policy violation.
+ * GraphiQL at GET /graphql in a real browser, under the security headers the server sends. Every
+ * request the page (or its editor workers) makes is watched: one to any other address than the
+ * server's fails the test, and is refused, so what renders is what the server itself serves.
+ * The editor then runs its default query against /graphql and shows the answer.
  */
 
-const STUB_BUNDLE = `
-window.YogaGraphiQL = {
-  renderYogaGraphiQL(root, options) {
-    root.textContent = 'stand-in GraphiQL rendering';
-    fetch(options.endpoint || '/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: '{ __typename }' }),
-    })
-      .then((response) => response.json())
-      .then((result) => {
-        root.textContent = 'stand-in GraphiQL: ' + result.data.__typename;
-      });
-  },
-};`;
-
-async function fulfilCdn(route: Route): Promise<void> {
-  const url = route.request().url();
-  if (url.endsWith('yoga-graphiql.umd.js')) {
-    await route.fulfill({ status: 200, contentType: 'text/javascript', body: STUB_BUNDLE });
-  } else if (url.endsWith('.js')) {
-    await route.fulfill({ status: 200, contentType: 'text/javascript', body: '' });
-  } else if (url.endsWith('.css')) {
-    await route.fulfill({ status: 200, contentType: 'text/css', body: '' });
-  } else {
-    await route.fulfill({ status: 204, body: '' });
-  }
-}
-
 // A browser on a loaded 2-core machine: generous per-test time.
-jest.setTimeout(90_000);
+jest.setTimeout(120_000);
 
 describeWithBrowser('GraphiQL in headless Chromium', () => {
   const env = new TestEnv('sqlite');
@@ -55,6 +25,13 @@ describeWithBrowser('GraphiQL in headless Chromium', () => {
 
   beforeAll(async () => {
     await env.start();
+    await env.ok(
+      `mutation ($input: EventInput!) { create_event(input: $input) { id } }`,
+      {
+        input: { title: 'Offline Jazz', start_date: 'tomorrow 19:00', end_date: 'tomorrow 22:00' },
+      },
+      { as: 'administrator' },
+    );
     served = await listen(env.app);
     browser = await launchBrowser();
   }, 120_000);
@@ -65,18 +42,55 @@ describeWithBrowser('GraphiQL in headless Chromium', () => {
     await env.stop();
   });
 
-  it('renders under the server’s Content-Security-Policy and queries /graphql', async () => {
-    const page = await browser.newPage();
-    page.setDefaultTimeout(20_000);
+  /** A context that refuses, and records, every request not addressed to the server. */
+  async function offlineContext(outside: string[]): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    await context.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${served.baseUrl}/`)) await route.continue();
+      else {
+        outside.push(url);
+        await route.abort('blockedbyclient');
+      }
+    });
+    return context;
+  }
+
+  it('loads only from the server, under its Content-Security-Policy, and runs a query', async () => {
+    const outside: string[] = [];
+    const context = await offlineContext(outside);
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
     const problems = watchProblems(page);
-    await page.route(/^https:\/\/(unpkg\.com|raw\.githubusercontent\.com)\//, fulfilCdn);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
     const response = await page.goto(`${served.baseUrl}/graphql`);
     expect(response?.status()).toBe(200);
-    expect(response?.headers()['content-type']).toMatch(/^text\/html/);
-    await page.waitForFunction(
-      () => document.getElementById('root')?.textContent === 'stand-in GraphiQL: Query',
+    expect(response?.headers()['content-security-policy']).not.toMatch(/https?:/);
+    expect(await page.title()).toMatch(/^Events calendar GraphQL/);
+
+    // The editor renders, with the service's example operation in its query editor.
+    await page.waitForSelector('.graphiql-container .graphiql-execute-button');
+    await page.waitForFunction(() => document.body.innerText.includes('UpcomingEvents'));
+
+    // Run it: the answer comes from /graphql and is shown in the result pane.
+    const answered = page.waitForResponse(
+      (r) => r.url() === `${served.baseUrl}/graphql` && r.request().method() === 'POST',
     );
+    await page.click('.graphiql-execute-button');
+    const result = await answered;
+    expect(result.status()).toBe(200);
+    expect(await result.text()).toContain('Offline Jazz');
+    // Monaco spaces words with no-break spaces.
+    await page.waitForFunction(() =>
+      document.body.innerText.replace(/\u00a0/g, ' ').includes('"title": "Offline Jazz"'),
+    );
+
+    expect(outside).toEqual([]);
+    expect(
+      requested.every((url) => url.startsWith(served.baseUrl) || url.startsWith('data:')),
+    ).toBe(true);
     expect(problems).toEqual([]);
-    await page.close();
+    await context.close();
   });
 });

@@ -17,52 +17,61 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean };
   Int: { input: number; output: number };
   Float: { input: number; output: number };
+  /**
+   * An instant: an RFC 3339 / ISO 8601 date-time with its offset, answered in UTC
+   * (`2027-03-10T18:00:00.000Z`). Read it with any date library; the `*_date` strings beside it keep
+   * the REST contract's wall-clock format.
+   */
+  DateTime: { input: Date; output: Date };
   /** Arbitrary JSON value: schema.org JSON-LD documents, image size maps, loosely typed inputs. */
   JSON: { input: unknown; output: unknown };
 };
 
 /** An event category; categories form a tree. */
-export type Category = Term & {
-  __typename?: 'Category';
-  /** Direct children, by name. */
-  children: Array<Category>;
-  /** Number of published events using the category. */
-  count: Scalars['Int']['output'];
-  /** Description. */
-  description: Scalars['String']['output'];
-  /**
-   * Events in this category (same parameters and default window as the events list). Null, with an
-   * error, when the page does not exist or the record is gone (in the answer of its own delete),
-   * so that such an error never hides the record a mutation wrote.
-   */
-  events?: Maybe<EventList>;
-  /** Events in this category as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
-  events_connection?: Maybe<EventConnection>;
-  /** Always `raw`. */
-  filter: Scalars['String']['output'];
-  /** Term id. */
-  id: Scalars['Int']['output'];
-  /** Term metadata (always empty). */
-  meta: Array<Scalars['JSON']['output']>;
-  /** Name, plain text. */
-  name: Scalars['String']['output'];
-  /** Id of the parent category, 0 for a top-level category. */
-  parent: Scalars['Int']['output'];
-  /** The parent category, or null. */
-  parent_category?: Maybe<Category>;
-  /** Slug, unique among categories. */
-  slug: Scalars['String']['output'];
-  /** Always `tribe_events_cat`. */
-  taxonomy: Scalars['String']['output'];
-  /** Term group (always 0). */
-  term_group: Scalars['Int']['output'];
-  /** Same as `id`. */
-  term_taxonomy_id: Scalars['Int']['output'];
-  /** Public archive page: `{site_url}/events/category/<slug>/`. */
-  url: Scalars['String']['output'];
-  /** REST links. */
-  urls: TermUrls;
-};
+export type Category = Node &
+  Term & {
+    __typename?: 'Category';
+    /** Direct children, by name. */
+    children: Array<Category>;
+    /** Number of published events using the category. */
+    count: Scalars['Int']['output'];
+    /** Description. */
+    description: Scalars['String']['output'];
+    /**
+     * Events in this category (same parameters and default window as the events list). Null, with an
+     * error, when the page does not exist or the record is gone (in the answer of its own delete),
+     * so that such an error never hides the record a mutation wrote.
+     */
+    events?: Maybe<EventList>;
+    /** Events in this category as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
+    events_connection?: Maybe<EventConnection>;
+    /** Always `raw`. */
+    filter: Scalars['String']['output'];
+    /** Term id. */
+    id: Scalars['Int']['output'];
+    /** Term metadata (always empty). */
+    meta: Array<Scalars['JSON']['output']>;
+    /** Name, plain text. */
+    name: Scalars['String']['output'];
+    /** Global id for `node(id:)`: `<site host>?term_id=<id>`. */
+    node_id: Scalars['ID']['output'];
+    /** Id of the parent category, 0 for a top-level category. */
+    parent: Scalars['Int']['output'];
+    /** The parent category, or null. */
+    parent_category?: Maybe<Category>;
+    /** Slug, unique among categories. */
+    slug: Scalars['String']['output'];
+    /** Always `tribe_events_cat`. */
+    taxonomy: Scalars['String']['output'];
+    /** Term group (always 0). */
+    term_group: Scalars['Int']['output'];
+    /** Same as `id`. */
+    term_taxonomy_id: Scalars['Int']['output'];
+    /** Public archive page: `{site_url}/events/category/<slug>/`. */
+    url: Scalars['String']['output'];
+    /** REST links. */
+    urls: TermUrls;
+  };
 
 /** An event category; categories form a tree. */
 export type CategoryEventsArgs = {
@@ -159,7 +168,7 @@ export type DateDetails = {
 };
 
 /** A calendar event. Field names and meanings are the REST contract's JSON keys. */
-export type Event = {
+export type Event = Node & {
   __typename?: 'Event';
   /** Whether the event lasts whole days (null when redacted). */
   all_day?: Maybe<Scalars['Boolean']['output']>;
@@ -188,6 +197,8 @@ export type Event = {
   end_date: Scalars['String']['output'];
   /** Parts of `end_date`. */
   end_date_details: DateDetails;
+  /** End instant; the same instant as `utc_end_date`. */
+  ends_at: Scalars['DateTime']['output'];
   /** Excerpt, sanitised HTML, or an empty string, exactly as stored. */
   excerpt: Scalars['String']['output'];
   /** The excerpt as the REST contract sends it: WordPress's excerpt filters (as `description_rendered`). */
@@ -208,8 +219,12 @@ export type Event = {
   json_ld?: Maybe<Scalars['JSON']['output']>;
   /** Last modification, site time zone. */
   modified: Scalars['String']['output'];
+  /** Last modification instant; the same instant as `modified_utc`. */
+  modified_at: Scalars['DateTime']['output'];
   /** Last modification in UTC. */
   modified_utc: Scalars['String']['output'];
+  /** Global id for `node(id:)`: the event's `global_id`. */
+  node_id: Scalars['ID']['output'];
   /** Organizers, in the order they were given. */
   organizer: Array<Organizer>;
   /** The event's organizers the caller may see, as a connection (empty while its details are protected). */
@@ -218,6 +233,8 @@ export type Event = {
   parent?: Maybe<Event>;
   /** Id of the parent event (a series), or null. */
   post_parent?: Maybe<Scalars['Int']['output']>;
+  /** Publication instant; the same instant as `date_utc`. */
+  published_at: Scalars['DateTime']['output'];
   /** REST address of the event. */
   rest_url: Scalars['String']['output'];
   /** Show a map (null when redacted). */
@@ -230,6 +247,8 @@ export type Event = {
   start_date: Scalars['String']['output'];
   /** Parts of `start_date`. */
   start_date_details: DateDetails;
+  /** Start instant; the same instant as `utc_start_date`. */
+  starts_at: Scalars['DateTime']['output'];
   /** Publication status. */
   status: PostStatus;
   /** Pinned in calendar views. */
@@ -305,6 +324,34 @@ export type EventConnection = {
   /** Number of matching events, all pages together (one count statement, only when asked). */
   total_count: Scalars['Int']['output'];
 };
+
+/** One group of `event_counts`. */
+export type EventCount = {
+  __typename?: 'EventCount';
+  /** Number of events of the list in this group. */
+  count: Scalars['Int']['output'];
+  /** The group: a date (`YYYY-MM-DD`), a month (`YYYY-MM`), a record id, or `none`. */
+  key: Scalars['String']['output'];
+  /** A readable name: the date or month spelled out, the venue, organizer or term name. */
+  label: Scalars['String']['output'];
+};
+
+/** How `event_counts` groups events. */
+export type EventCountGroup =
+  /** By category: key the category id, `none` for events without one; an event counts once per category. */
+  | 'CATEGORY'
+  /** By the day of the event's start, in its own time zone: key `YYYY-MM-DD`. */
+  | 'DAY'
+  /** By the month of the start, in the event's time zone: key `YYYY-MM`. */
+  | 'MONTH'
+  /** By organizer: key the organizer id, `none` for events without one; an event counts once per organizer. */
+  | 'ORGANIZER'
+  /** By tag: key the tag id, `none` for events without one; an event counts once per tag. */
+  | 'TAG'
+  /** By venue: key the venue id, `none` for events without a venue the caller may see. */
+  | 'VENUE'
+  /** By the ISO week (Monday to Sunday) of the start, in the event's time zone: key the Monday, `YYYY-MM-DD`. */
+  | 'WEEK';
 
 /** An event and its cursor. */
 export type EventEdge = {
@@ -660,6 +707,19 @@ export type MutationUpdate_Venue_By_SlugArgs = {
   slug: Scalars['String']['input'];
 };
 
+/**
+ * A record that `node(id:)` finds again by its global id, for clients that normalise their cache
+ * by one key (Relay, urql's Graphcache, Apollo's `keyFields`). The REST contract already owns `id`
+ * (an integer), so the global id is `node_id`.
+ */
+export type Node = {
+  /**
+   * Global id, opaque to clients and unique across every type: for events, venues and organizers
+   * it is their `global_id` (`<site host>?id=<id>`).
+   */
+  node_id: Scalars['ID']['output'];
+};
+
 /** Direction of one sort key. */
 export type OrderDirection =
   /** Smallest first; text in code-point order of its lowercase, the same on every database. */
@@ -668,7 +728,7 @@ export type OrderDirection =
   | 'DESC';
 
 /** A person or organisation that runs events. */
-export type Organizer = {
+export type Organizer = Node & {
   __typename?: 'Organizer';
   /** Id of the author, as a string. */
   author: Scalars['String']['output'];
@@ -706,14 +766,20 @@ export type Organizer = {
   json_ld?: Maybe<Scalars['JSON']['output']>;
   /** Last modification, site time zone. */
   modified: Scalars['String']['output'];
+  /** Last modification instant; the same instant as `modified_utc`. */
+  modified_at: Scalars['DateTime']['output'];
   /** Last modification in UTC. */
   modified_utc: Scalars['String']['output'];
+  /** Global id for `node(id:)`: the organizer's `global_id`. */
+  node_id: Scalars['ID']['output'];
   /** Name, plain text, exactly as stored. */
   organizer: Scalars['String']['output'];
   /** The name as the REST contract sends it: WordPress's title filters (as `Event.title_rendered`). */
   organizer_rendered: Scalars['String']['output'];
   /** Telephone. */
   phone: Scalars['String']['output'];
+  /** Publication instant; the same instant as `date_utc`. */
+  published_at: Scalars['DateTime']['output'];
   /** URL slug, unique among organizers. */
   slug: Scalars['String']['output'];
   /** Publication status. */
@@ -860,11 +926,20 @@ export type Query = {
   /** Categories as a Relay connection: the filters of `categories`. Default order: name. */
   categories_connection: CategoryConnection;
   /** One category by id. */
-  category: Category;
+  category?: Maybe<Category>;
+  /** One category by slug, or null with a `NOT_FOUND` error. */
+  category_by_slug?: Maybe<Category>;
   /** One event by id. Password-protected events need `password` unless the caller may edit them. */
-  event: Event;
+  event?: Maybe<Event>;
   /** One event by slug. */
-  event_by_slug: Event;
+  event_by_slug?: Maybe<Event>;
+  /**
+   * Counts the events the `events` list with the same arguments shows the caller (same filters,
+   * same default window, same visibility), grouped; groups without events are left out. Dates
+   * group by the events' local start (the wall clock of `start_date`), the same clock the date
+   * filters compare. Time groups come in date order, the others by count, then label.
+   */
+  event_counts: Array<EventCount>;
   /** Lists events. Without any date parameter the default window applies: from 00:00:00 yesterday to 23:59:59 of the same day 24 months ahead, in the site time zone. */
   events: EventList;
   /**
@@ -872,24 +947,36 @@ export type Query = {
    * by keyset cursors. Default order: start, then id (the list's).
    */
   events_connection: EventConnection;
+  /**
+   * The record with this global id (`node_id`), or null with a `NOT_FOUND` error when there is
+   * none the caller may see (a draft, for anonymous callers, answers as a missing record).
+   */
+  node?: Maybe<Node>;
+  /**
+   * The records with these global ids, in the order asked (at most 50); each missing or hidden one
+   * is null with a `NOT_FOUND` error at its index.
+   */
+  nodes: Array<Maybe<Node>>;
   /** One organizer by id. */
-  organizer: Organizer;
+  organizer?: Maybe<Organizer>;
   /** One organizer by slug. */
-  organizer_by_slug: Organizer;
+  organizer_by_slug?: Maybe<Organizer>;
   /** Lists organizers, by name. */
   organizers: OrganizerList;
   /** Organizers as a Relay connection: the filters and visibility of `organizers`. Default order: name. */
   organizers_connection: OrganizerConnection;
   /** One tag by id. */
-  tag: Tag;
+  tag?: Maybe<Tag>;
+  /** One tag by slug, or null with a `NOT_FOUND` error. */
+  tag_by_slug?: Maybe<Tag>;
   /** Lists tags. */
   tags: TagList;
   /** Tags as a Relay connection: the filters of `tags`. Default order: name. */
   tags_connection: TagConnection;
   /** One venue by id. */
-  venue: Venue;
+  venue?: Maybe<Venue>;
   /** One venue by slug. */
-  venue_by_slug: Venue;
+  venue_by_slug?: Maybe<Venue>;
   /** Lists venues, by name. */
   venues: VenueList;
   /** Venues as a Relay connection: the filters and visibility of `venues`. Default order: name. */
@@ -937,6 +1024,11 @@ export type QueryCategoryArgs = {
 };
 
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryCategory_By_SlugArgs = {
+  slug: Scalars['String']['input'];
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
 export type QueryEventArgs = {
   id: Scalars['Int']['input'];
   password?: InputMaybe<Scalars['String']['input']>;
@@ -946,6 +1038,31 @@ export type QueryEventArgs = {
 export type QueryEvent_By_SlugArgs = {
   password?: InputMaybe<Scalars['String']['input']>;
   slug: Scalars['String']['input'];
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryEvent_CountsArgs = {
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  end_date?: InputMaybe<Scalars['String']['input']>;
+  ends_after?: InputMaybe<Scalars['String']['input']>;
+  ends_before?: InputMaybe<Scalars['String']['input']>;
+  featured?: InputMaybe<Scalars['Boolean']['input']>;
+  geoloc?: InputMaybe<Scalars['Boolean']['input']>;
+  geoloc_lat?: InputMaybe<Scalars['Float']['input']>;
+  geoloc_lng?: InputMaybe<Scalars['Float']['input']>;
+  geoloc_radius?: InputMaybe<Scalars['Float']['input']>;
+  group_by: EventCountGroup;
+  include?: InputMaybe<Array<Scalars['Int']['input']>>;
+  organizer?: InputMaybe<Array<Scalars['Int']['input']>>;
+  post_parent?: InputMaybe<Scalars['Int']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  start_date?: InputMaybe<Scalars['String']['input']>;
+  starts_after?: InputMaybe<Scalars['String']['input']>;
+  starts_before?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Array<PostStatus>>;
+  strict_dates?: InputMaybe<Scalars['Boolean']['input']>;
+  tags?: InputMaybe<Array<Scalars['String']['input']>>;
+  venue?: InputMaybe<Array<Scalars['Int']['input']>>;
 };
 
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
@@ -1006,6 +1123,16 @@ export type QueryEvents_ConnectionArgs = {
 };
 
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryNodesArgs = {
+  ids: Array<Scalars['ID']['input']>;
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
 export type QueryOrganizerArgs = {
   id: Scalars['Int']['input'];
 };
@@ -1043,6 +1170,11 @@ export type QueryOrganizers_ConnectionArgs = {
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
 export type QueryTagArgs = {
   id: Scalars['Int']['input'];
+};
+
+/** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
+export type QueryTag_By_SlugArgs = {
+  slug: Scalars['String']['input'];
 };
 
 /** The calendar's read operations. Lists mirror the REST contract's list routes and parameters. */
@@ -1119,41 +1251,44 @@ export type SortOrder =
   | 'desc';
 
 /** An event tag. */
-export type Tag = Term & {
-  __typename?: 'Tag';
-  /** Number of published events using the tag. */
-  count: Scalars['Int']['output'];
-  /** Description. */
-  description: Scalars['String']['output'];
-  /**
-   * Events with this tag (same parameters and default window as the events list). Null, with an
-   * error, when the page does not exist or the record is gone (in the answer of its own delete),
-   * so that such an error never hides the record a mutation wrote.
-   */
-  events?: Maybe<EventList>;
-  /** Events with this tag as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
-  events_connection?: Maybe<EventConnection>;
-  /** Always `raw`. */
-  filter: Scalars['String']['output'];
-  /** Term id. */
-  id: Scalars['Int']['output'];
-  /** Term metadata (always empty). */
-  meta: Array<Scalars['JSON']['output']>;
-  /** Name, plain text. */
-  name: Scalars['String']['output'];
-  /** Slug, unique among tags. */
-  slug: Scalars['String']['output'];
-  /** Always `post_tag`. */
-  taxonomy: Scalars['String']['output'];
-  /** Term group (always 0). */
-  term_group: Scalars['Int']['output'];
-  /** Same as `id`. */
-  term_taxonomy_id: Scalars['Int']['output'];
-  /** Public archive page: `{site_url}/tag/<slug>/`. */
-  url: Scalars['String']['output'];
-  /** REST links. */
-  urls: TermUrls;
-};
+export type Tag = Node &
+  Term & {
+    __typename?: 'Tag';
+    /** Number of published events using the tag. */
+    count: Scalars['Int']['output'];
+    /** Description. */
+    description: Scalars['String']['output'];
+    /**
+     * Events with this tag (same parameters and default window as the events list). Null, with an
+     * error, when the page does not exist or the record is gone (in the answer of its own delete),
+     * so that such an error never hides the record a mutation wrote.
+     */
+    events?: Maybe<EventList>;
+    /** Events with this tag as a connection (the events list's visibility and default window). Null, with an error, when the record is gone (in the answer of its own delete). */
+    events_connection?: Maybe<EventConnection>;
+    /** Always `raw`. */
+    filter: Scalars['String']['output'];
+    /** Term id. */
+    id: Scalars['Int']['output'];
+    /** Term metadata (always empty). */
+    meta: Array<Scalars['JSON']['output']>;
+    /** Name, plain text. */
+    name: Scalars['String']['output'];
+    /** Global id for `node(id:)`: `<site host>?term_id=<id>`. */
+    node_id: Scalars['ID']['output'];
+    /** Slug, unique among tags. */
+    slug: Scalars['String']['output'];
+    /** Always `post_tag`. */
+    taxonomy: Scalars['String']['output'];
+    /** Term group (always 0). */
+    term_group: Scalars['Int']['output'];
+    /** Same as `id`. */
+    term_taxonomy_id: Scalars['Int']['output'];
+    /** Public archive page: `{site_url}/tag/<slug>/`. */
+    url: Scalars['String']['output'];
+    /** REST links. */
+    urls: TermUrls;
+  };
 
 /** An event tag. */
 export type TagEventsArgs = {
@@ -1302,7 +1437,7 @@ export type User = {
 };
 
 /** A place where events happen. */
-export type Venue = {
+export type Venue = Node & {
   __typename?: 'Venue';
   /** Street address. */
   address: Scalars['String']['output'];
@@ -1348,12 +1483,18 @@ export type Venue = {
   json_ld?: Maybe<Scalars['JSON']['output']>;
   /** Last modification, site time zone. */
   modified: Scalars['String']['output'];
+  /** Last modification instant; the same instant as `modified_utc`. */
+  modified_at: Scalars['DateTime']['output'];
   /** Last modification in UTC. */
   modified_utc: Scalars['String']['output'];
+  /** Global id for `node(id:)`: the venue's `global_id`. */
+  node_id: Scalars['ID']['output'];
   /** Telephone. */
   phone: Scalars['String']['output'];
   /** Province or region. */
   province: Scalars['String']['output'];
+  /** Publication instant; the same instant as `date_utc`. */
+  published_at: Scalars['DateTime']['output'];
   /** Show a map for its events. */
   show_map: Scalars['Boolean']['output'];
   /** Show a map link for its events. */
@@ -1576,6 +1717,12 @@ export type DirectiveResolverFn<
   info: GraphQLResolveInfo,
 ) => TResult | Promise<TResult>;
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  Node: TermRow | EventRow | OrganizerRow | TermRow | VenueRow;
+  Term: TermRow | TermRow;
+};
+
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -1590,8 +1737,11 @@ export type ResolversTypes = {
   >;
   CostDetails: ResolverTypeWrapper<CostDetails>;
   DateDetails: ResolverTypeWrapper<DateDetails>;
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Event: ResolverTypeWrapper<EventRow>;
   EventConnection: ResolverTypeWrapper<EventConnectionPage>;
+  EventCount: ResolverTypeWrapper<EventCount>;
+  EventCountGroup: EventCountGroup;
   EventEdge: ResolverTypeWrapper<Omit<EventEdge, 'node'> & { node: ResolversTypes['Event'] }>;
   EventInput: EventInput;
   EventList: ResolverTypeWrapper<
@@ -1602,10 +1752,12 @@ export type ResolversTypes = {
   EventOrganizerInput: EventOrganizerInput;
   EventVenueInput: EventVenueInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Image: ResolverTypeWrapper<ImageRow>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   OrderDirection: OrderDirection;
   Organizer: ResolverTypeWrapper<OrganizerRow>;
   OrganizerConnection: ResolverTypeWrapper<OrganizerConnectionPage>;
@@ -1655,8 +1807,10 @@ export type ResolversParentTypes = {
   };
   CostDetails: CostDetails;
   DateDetails: DateDetails;
+  DateTime: Scalars['DateTime']['output'];
   Event: EventRow;
   EventConnection: EventConnectionPage;
+  EventCount: EventCount;
   EventEdge: Omit<EventEdge, 'node'> & { node: ResolversParentTypes['Event'] };
   EventInput: EventInput;
   EventList: Omit<EventList, 'events'> & { events: Array<ResolversParentTypes['Event']> };
@@ -1664,10 +1818,12 @@ export type ResolversParentTypes = {
   EventOrganizerInput: EventOrganizerInput;
   EventVenueInput: EventVenueInput;
   Float: Scalars['Float']['output'];
+  ID: Scalars['ID']['output'];
   Image: ImageRow;
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   Mutation: Record<PropertyKey, never>;
+  Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Organizer: OrganizerRow;
   OrganizerConnection: OrganizerConnectionPage;
   OrganizerEdge: Omit<OrganizerEdge, 'node'> & { node: ResolversParentTypes['Organizer'] };
@@ -1718,6 +1874,7 @@ export type CategoryResolvers<
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   meta?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node_id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   parent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   parent_category?: Resolver<Maybe<ResolversTypes['Category']>, ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1781,6 +1938,13 @@ export type DateDetailsResolvers<
   year?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<
+  ResolversTypes['DateTime'],
+  any
+> {
+  name: 'DateTime';
+}
+
 export type EventResolvers<
   ContextType = AppContext,
   ParentType extends ResolversParentTypes['Event'] = ResolversParentTypes['Event'],
@@ -1802,6 +1966,7 @@ export type EventResolvers<
   description_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   end_date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   end_date_details?: Resolver<ResolversTypes['DateDetails'], ParentType, ContextType>;
+  ends_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   excerpt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   excerpt_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   featured?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -1812,7 +1977,9 @@ export type EventResolvers<
   image?: Resolver<Maybe<ResolversTypes['Image']>, ParentType, ContextType>;
   json_ld?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   modified?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  modified_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   modified_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node_id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   organizer?: Resolver<Array<ResolversTypes['Organizer']>, ParentType, ContextType>;
   organizers_connection?: Resolver<
     ResolversTypes['OrganizerConnection'],
@@ -1822,12 +1989,14 @@ export type EventResolvers<
   >;
   parent?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType>;
   post_parent?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  published_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   rest_url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   show_map?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   show_map_link?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   start_date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   start_date_details?: Resolver<ResolversTypes['DateDetails'], ParentType, ContextType>;
+  starts_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PostStatus'], ParentType, ContextType>;
   sticky?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   tags?: Resolver<Array<ResolversTypes['Tag']>, ParentType, ContextType>;
@@ -1848,6 +2017,7 @@ export type EventResolvers<
   utc_start_date_details?: Resolver<ResolversTypes['DateDetails'], ParentType, ContextType>;
   venue?: Resolver<Maybe<ResolversTypes['Venue']>, ParentType, ContextType>;
   website?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type EventConnectionResolvers<
@@ -1858,6 +2028,15 @@ export type EventConnectionResolvers<
   edges?: Resolver<Array<ResolversTypes['EventEdge']>, ParentType, ContextType>;
   page_info?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
   total_count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type EventCountResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['EventCount'] = ResolversParentTypes['EventCount'],
+> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type EventEdgeResolvers<
@@ -2029,6 +2208,17 @@ export type MutationResolvers<
   >;
 };
 
+export type NodeResolvers<
+  ContextType = AppContext,
+  ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node'],
+> = {
+  __resolveType: TypeResolveFn<
+    'Category' | 'Event' | 'Organizer' | 'Tag' | 'Venue',
+    ParentType,
+    ContextType
+  >;
+};
+
 export type OrganizerResolvers<
   ContextType = AppContext,
   ParentType extends ResolversParentTypes['Organizer'] = ResolversParentTypes['Organizer'],
@@ -2059,14 +2249,18 @@ export type OrganizerResolvers<
   image?: Resolver<Maybe<ResolversTypes['Image']>, ParentType, ContextType>;
   json_ld?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   modified?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  modified_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   modified_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node_id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   organizer?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organizer_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  published_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['PostStatus'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   website?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type OrganizerConnectionResolvers<
@@ -2126,22 +2320,34 @@ export type QueryResolvers<
     RequireFields<QueryCategories_ConnectionArgs, 'hide_empty'>
   >;
   category?: Resolver<
-    ResolversTypes['Category'],
+    Maybe<ResolversTypes['Category']>,
     ParentType,
     ContextType,
     RequireFields<QueryCategoryArgs, 'id'>
   >;
+  category_by_slug?: Resolver<
+    Maybe<ResolversTypes['Category']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryCategory_By_SlugArgs, 'slug'>
+  >;
   event?: Resolver<
-    ResolversTypes['Event'],
+    Maybe<ResolversTypes['Event']>,
     ParentType,
     ContextType,
     RequireFields<QueryEventArgs, 'id'>
   >;
   event_by_slug?: Resolver<
-    ResolversTypes['Event'],
+    Maybe<ResolversTypes['Event']>,
     ParentType,
     ContextType,
     RequireFields<QueryEvent_By_SlugArgs, 'slug'>
+  >;
+  event_counts?: Resolver<
+    Array<ResolversTypes['EventCount']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryEvent_CountsArgs, 'group_by'>
   >;
   events?: Resolver<
     ResolversTypes['EventList'],
@@ -2155,14 +2361,26 @@ export type QueryResolvers<
     ContextType,
     Partial<QueryEvents_ConnectionArgs>
   >;
+  node?: Resolver<
+    Maybe<ResolversTypes['Node']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryNodeArgs, 'id'>
+  >;
+  nodes?: Resolver<
+    Array<Maybe<ResolversTypes['Node']>>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryNodesArgs, 'ids'>
+  >;
   organizer?: Resolver<
-    ResolversTypes['Organizer'],
+    Maybe<ResolversTypes['Organizer']>,
     ParentType,
     ContextType,
     RequireFields<QueryOrganizerArgs, 'id'>
   >;
   organizer_by_slug?: Resolver<
-    ResolversTypes['Organizer'],
+    Maybe<ResolversTypes['Organizer']>,
     ParentType,
     ContextType,
     RequireFields<QueryOrganizer_By_SlugArgs, 'slug'>
@@ -2179,7 +2397,18 @@ export type QueryResolvers<
     ContextType,
     Partial<QueryOrganizers_ConnectionArgs>
   >;
-  tag?: Resolver<ResolversTypes['Tag'], ParentType, ContextType, RequireFields<QueryTagArgs, 'id'>>;
+  tag?: Resolver<
+    Maybe<ResolversTypes['Tag']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryTagArgs, 'id'>
+  >;
+  tag_by_slug?: Resolver<
+    Maybe<ResolversTypes['Tag']>,
+    ParentType,
+    ContextType,
+    RequireFields<QueryTag_By_SlugArgs, 'slug'>
+  >;
   tags?: Resolver<
     ResolversTypes['TagList'],
     ParentType,
@@ -2193,13 +2422,13 @@ export type QueryResolvers<
     RequireFields<QueryTags_ConnectionArgs, 'hide_empty'>
   >;
   venue?: Resolver<
-    ResolversTypes['Venue'],
+    Maybe<ResolversTypes['Venue']>,
     ParentType,
     ContextType,
     RequireFields<QueryVenueArgs, 'id'>
   >;
   venue_by_slug?: Resolver<
-    ResolversTypes['Venue'],
+    Maybe<ResolversTypes['Venue']>,
     ParentType,
     ContextType,
     RequireFields<QueryVenue_By_SlugArgs, 'slug'>
@@ -2241,6 +2470,7 @@ export type TagResolvers<
   id?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   meta?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node_id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   taxonomy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   term_group?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2339,9 +2569,12 @@ export type VenueResolvers<
   image?: Resolver<Maybe<ResolversTypes['Image']>, ParentType, ContextType>;
   json_ld?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   modified?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  modified_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   modified_utc?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node_id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   phone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   province?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  published_at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   show_map?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   show_map_link?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2353,6 +2586,7 @@ export type VenueResolvers<
   venue_rendered?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   website?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   zip?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type VenueConnectionResolvers<
@@ -2392,13 +2626,16 @@ export type Resolvers<ContextType = AppContext> = {
   CategoryList?: CategoryListResolvers<ContextType>;
   CostDetails?: CostDetailsResolvers<ContextType>;
   DateDetails?: DateDetailsResolvers<ContextType>;
+  DateTime?: GraphQLScalarType;
   Event?: EventResolvers<ContextType>;
   EventConnection?: EventConnectionResolvers<ContextType>;
+  EventCount?: EventCountResolvers<ContextType>;
   EventEdge?: EventEdgeResolvers<ContextType>;
   EventList?: EventListResolvers<ContextType>;
   Image?: ImageResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
+  Node?: NodeResolvers<ContextType>;
   Organizer?: OrganizerResolvers<ContextType>;
   OrganizerConnection?: OrganizerConnectionResolvers<ContextType>;
   OrganizerEdge?: OrganizerEdgeResolvers<ContextType>;

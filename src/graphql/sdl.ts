@@ -1,0 +1,52 @@
+import { printSchema, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { etagOf, matchesEtag } from '../http/etag';
+import { requestInfo } from '../http/request-info';
+
+/**
+ * `GET /graphql/schema.graphql`: the SDL printed from the executable schema (descriptions
+ * included), for code generators and schema registries, with an ETag (304 on If-None-Match).
+ * Printed once per schema.
+ */
+
+export const SDL_PATH = '/graphql/schema.graphql';
+
+interface Printed {
+  body: Buffer;
+  etag: string;
+}
+
+export function useSchemaSdl(): Plugin {
+  let printed: Printed | undefined;
+  let schema: GraphQLSchema | undefined;
+  return {
+    onSchemaChange(payload) {
+      schema = payload.schema;
+      printed = undefined;
+    },
+    onRequest({ request, url, fetchAPI, endResponse }) {
+      if (url.pathname !== SDL_PATH || !schema) return;
+      if (request.method !== 'GET' && request.method !== 'HEAD') return;
+      requestInfo(request).route = SDL_PATH;
+      if (!printed) {
+        const body = Buffer.from(`${printSchema(schema)}\n`, 'utf8');
+        printed = { body, etag: etagOf(body) };
+      }
+      const headers = {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        ETag: printed.etag,
+      };
+      if (matchesEtag(request.headers.get('if-none-match'), printed.etag)) {
+        endResponse(new fetchAPI.Response(null, { status: 304, headers }));
+        return;
+      }
+      endResponse(
+        new fetchAPI.Response(request.method === 'HEAD' ? null : new Uint8Array(printed.body), {
+          status: 200,
+          headers: { ...headers, 'Content-Length': String(printed.body.length) },
+        }),
+      );
+    },
+  };
+}
