@@ -6,6 +6,7 @@ import { isRetryable } from '../../src/db/errors';
 import { createDb, type Db } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
 import { transact } from '../../src/db/retry';
+import { allocatePostIds } from '../../src/transfer/store/bulk';
 import { galeraMissing, startGaleraCluster, type GaleraCluster } from '../../scripts/chaos/galera';
 import { stopAll } from '../../scripts/chaos/processes';
 
@@ -144,5 +145,18 @@ function barrier(parties: number): () => Promise<void> {
     const rows = await one('cert_rows').where({ name: name.name });
     expect(rows).toHaveLength(1);
     expect(runs[0]! + runs[1]!).toBeGreaterThanOrEqual(3);
+  });
+
+  it('allocates bulk ids with the cluster stepping auto-increments (no consecutive ids assumed)', async () => {
+    const [[step]] = (await one.raw('select @@auto_increment_increment as step')) as [
+      { step: number }[],
+    ];
+    expect(Number(step.step)).toBe(2);
+    const ids = await transact(one, (trx) => allocatePostIds(trx, 'mysql', 'event', 25));
+    expect(ids).toHaveLength(25);
+    expect(new Set(ids).size).toBe(25);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]! - ids[i - 1]!).toBe(2);
+    const stored = await one('post_ids').whereIn('id', ids).select('id', 'type');
+    expect(stored.map((r) => r.type)).toEqual(new Array(25).fill('event'));
   });
 });
