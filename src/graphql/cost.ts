@@ -62,6 +62,8 @@ const FIELD_WEIGHTS: Record<string, number> = {
   'Event.json_ld': ROW_WEIGHT,
   'Venue.json_ld': ROW_WEIGHT,
   'Organizer.json_ld': ROW_WEIGHT,
+  // One GROUP BY over every event of the filter (schema/counts.graphql): a page's count, or more.
+  'Query.event_counts': 50,
 };
 
 /** Arguments that set a list's page size. */
@@ -101,6 +103,8 @@ function weighted(settings: CostSettings, pages: ReadonlySet<string>): Complexit
     if (isLeafType(getNamedType(field.type))) return weight || undefined;
     if (isWrapper(getNamedType(field.type).name)) return weight + childComplexity;
     const row = weight + ROW_WEIGHT + childComplexity;
+    // `nodes(ids:)`: one row per id asked (schema/node.graphql).
+    if (field.name === 'nodes' && Array.isArray(args.ids)) return args.ids.length * row;
     if (!isListType(getNullableType(field.type))) return row;
     // A page's own rows: the page size already multiplies them.
     return pages.has(type.name) ? row : LINKED_ROWS * row;
