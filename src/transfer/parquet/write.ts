@@ -15,8 +15,12 @@ import { parquetValue, schemaElement } from './values';
 
 /** Rows per query. */
 const PAGE_ROWS = 2_000;
-/** Rows per Parquet row group: large enough for column statistics to be worth reading. */
-const ROW_GROUP_ROWS = 50_000;
+/**
+ * Rows per Parquet row group: enough for column statistics to skip data, few enough that the
+ * encoder's working copies stay small. At 100,000 events the export runs with V8's heap capped
+ * at 64 MB, as at 25,000; uncapped, 10,000-row groups peaked at ~300 MB RSS, 50,000 at ~420.
+ */
+const ROW_GROUP_ROWS = 10_000;
 
 export interface ParquetExportOptions {
   pageRows?: number;
