@@ -47,8 +47,10 @@ interface Plan {
 /** The order and the window: checked before any statement runs. */
 function plan(ctx: AppContext, args: EventConnectionArgs): Plan {
   const keys = sortKeys(args.order_by, 'START', 'ID');
-  const window = connectionWindow(ctx.config, args, orderTag('event', keys), keys.length);
-  return { window, columns: eventKeyColumns(keys) };
+  const columns = eventKeyColumns(keys);
+  const numeric = columns.map((c) => c.numeric === true);
+  const window = connectionWindow(ctx.config, args, orderTag('event', keys), numeric);
+  return { window, columns };
 }
 
 function page(

@@ -16,7 +16,7 @@ import {
 import { linkedListFilter, type LinkedListArgs } from './linked-post-list';
 import type { LinkedInput, LinkedKind } from './linked-posts';
 import { ORGANIZER_KIND } from './organizers';
-import { countLinkedPosts } from './store/linked-post-list';
+import { countLinkedPosts, type LinkedTable } from './store/linked-post-list';
 import { findLinkedKeysetPage, placeKeyColumns, type PlaceOrderField } from './store/keyset';
 import { VENUE_KIND } from './venues';
 
@@ -38,6 +38,11 @@ function keysOf(args: PlaceConnectionArgs): SortKey<PlaceOrderField>[] {
   return sortKeys(args.order_by, 'NAME', 'ID');
 }
 
+/** Which values of the key are numbers (a cursor's are checked against them). */
+function numericOf(table: LinkedTable, keys: readonly SortKey<PlaceOrderField>[]): boolean[] {
+  return placeKeyColumns(table, keys).map((c) => c.numeric === true);
+}
+
 async function connection<Row extends PostRow>(
   ctx: AppContext,
   kind: LinkedKind<Row, LinkedInput>,
@@ -49,7 +54,7 @@ async function connection<Row extends PostRow>(
     ctx.config,
     { first, after, last, before },
     orderTag(kind.resource, keys),
-    keys.length,
+    numericOf(kind.table, keys),
   );
   const { filter } = await linkedListFilter(ctx, kind, { ...list, page: null, per_page: null });
   const rows = await findLinkedKeysetPage<Row>(
@@ -100,7 +105,12 @@ export function organizerListConnection(
   args: PlaceConnectionArgs,
 ): OrganizerConnectionPage {
   const keys = keysOf(args);
-  const window = connectionWindow(ctx.config, args, orderTag('event-organizer', keys), keys.length);
+  const window = connectionWindow(
+    ctx.config,
+    args,
+    orderTag('event-organizer', keys),
+    numericOf('organizers', keys),
+  );
   return connectionFromList(
     rows,
     keyOf(keys),

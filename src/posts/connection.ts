@@ -70,12 +70,15 @@ function pageSize(config: Config, name: string, value: number): number {
   return value;
 }
 
-/** Validates the paging arguments and decodes the cursor (`keyLength`: values per key). */
+/**
+ * Validates the paging arguments and decodes the cursor (`numeric`: which values of the order's
+ * key are numbers, one flag per key).
+ */
 export function connectionWindow(
   config: Config,
   args: ConnectionArgs,
   tag: string,
-  keyLength: number,
+  numeric: readonly boolean[],
 ): ConnectionWindow {
   const has = (v: unknown): boolean => v !== null && v !== undefined;
   if (has(args.first) && has(args.last)) throw invalid('last', 'cannot be given with first');
@@ -90,7 +93,7 @@ export function connectionWindow(
       : config.perPageDefault;
   const param = backward ? 'before' : 'after';
   const raw = backward ? args.before : args.after;
-  const cursor = has(raw) ? decodeCursor(param, raw!, tag, keyLength) : null;
+  const cursor = has(raw) ? decodeCursor(param, raw!, tag, numeric) : null;
   return { limit, cursor, backward, tag };
 }
 

@@ -13,22 +13,27 @@ export function encodeCursor(order: string, key: readonly KeyValue[]): string {
   return Buffer.from(JSON.stringify({ o: order, k: key }), 'utf8').toString('base64url');
 }
 
-function isKey(value: unknown, length: number): value is KeyValue[] {
+/** Each value of the type of its key (`numeric`: one flag per key, the id last), or null. */
+function isKey(value: unknown, numeric: readonly boolean[]): value is KeyValue[] {
   return (
     Array.isArray(value) &&
-    value.length === length &&
-    value.every((v) => v === null || typeof v === 'string' || Number.isFinite(v)) &&
-    // The id: every order ends with it.
-    Number.isInteger(value[length - 1])
+    value.length === numeric.length &&
+    value.every((v, i) =>
+      v === null ? i < numeric.length - 1 : numeric[i] ? Number.isFinite(v) : typeof v === 'string',
+    ) &&
+    Number.isInteger(value[numeric.length - 1])
   );
 }
 
-/** The key a cursor carries, or BAD_USER_INPUT naming `param`. */
+/**
+ * The key a cursor carries, or BAD_USER_INPUT naming `param`. `numeric`: which values of the
+ * key are numbers (the others are text), so a forged cursor cannot compare text with a number.
+ */
 export function decodeCursor(
   param: string,
   cursor: string,
   order: string,
-  length: number,
+  numeric: readonly boolean[],
 ): KeyValue[] {
   let parsed: unknown;
   try {
@@ -39,6 +44,6 @@ export function decodeCursor(
   }
   const { o, k } = (parsed ?? {}) as { o?: unknown; k?: unknown };
   if (o !== order) throw invalid(param, 'is a cursor of another connection or order');
-  if (!isKey(k, length)) throw invalid(param, 'is not a cursor of this connection');
+  if (!isKey(k, numeric)) throw invalid(param, 'is not a cursor of this connection');
   return k;
 }

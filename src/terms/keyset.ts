@@ -52,7 +52,7 @@ export async function termsConnection(
     ctx.config,
     { first, after, last, before },
     orderTag(taxonomy, keys),
-    keys.length,
+    termKeyColumns(keys).map((c) => c.numeric === true),
   );
   const { filter } = await termListFilter(ctx, taxonomy, list);
   const rows = await findTermKeysetPage(
@@ -98,7 +98,7 @@ export function termListConnection(
     ctx.config,
     args,
     orderTag(`event-${taxonomy}`, keys),
-    keys.length,
+    termKeyColumns(keys).map((c) => c.numeric === true),
   );
   return connectionFromList(
     rows,

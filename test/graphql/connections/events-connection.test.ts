@@ -96,6 +96,10 @@ async function walk(
   throw new Error('the walk did not end');
 }
 
+/** A cursor of the default order carrying `key`. */
+const forged = (key: unknown[]): string =>
+  Buffer.from(JSON.stringify({ o: 'event:START.ASC,ID.ASC', k: key })).toString('base64url');
+
 describeEachDb('events_connection', (env) => {
   let ids: number[] = [];
   beforeEach(async () => {
@@ -205,6 +209,9 @@ describeEachDb('events_connection', (env) => {
       { first: 5, after: 'not-a-cursor!' },
       { first: 5, after: Buffer.from('{"o":1}').toString('base64url') },
       { first: 5, after: cursor.slice(0, -3) },
+      // The right order, values of the wrong types: text where a date goes, text for the id.
+      { first: 5, after: forged(['2027-01-01 10:00:00', '7']) },
+      { first: 5, after: forged([20270101, 7]) },
       { first: 5, after: titled.page_info.end_cursor, order: null },
       { first: 5, after: cursor, order: [{ field: 'TITLE' }] },
       { first: 51 },

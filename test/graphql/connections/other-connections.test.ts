@@ -61,7 +61,8 @@ async function walk(
   const pages: Conn[] = [];
   let after: string | null = null;
   for (let i = 0; i < 20; i++) {
-    const { c } = await env.ok<{ c: Conn }>(query, { after, order });
+    const result: { c: Conn } = await env.ok<{ c: Conn }>(query, { after, order });
+    const c = result.c;
     pages.push(c);
     if (!c.page_info.has_next_page) return pages;
     after = c.page_info.end_cursor;
