@@ -3,15 +3,13 @@ import path from 'node:path';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
 import { withinBudget, type AppContext } from '../context';
-import { createContext } from '../context';
 import { textStream } from '../feeds/stream';
 import { etagOf, matchesEtag } from '../http/etag';
 import { requestInfo, requestLog } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
 import { DomainError, invalid } from '../lib';
 import { readBody } from '../rest/params';
-import { ANONYMOUS } from '../users';
-import { errorPage } from './pages/errors';
+import { errorPage, failureOf } from './pages/errors';
 import { calendarPage, calendarQuery } from './pages/calendar';
 import { eventPage } from './pages/event';
 import { homePage } from './pages/home';
@@ -26,6 +24,7 @@ import {
   sitemapCounts,
   sitemapFiles,
   sitemapIndex,
+  sitemapContext,
   sitemapPart,
   SITEMAP_MAX_URLS,
 } from './sitemap';
@@ -114,12 +113,6 @@ async function pageFor(route: Route, ctx: AppContext, request: Request, url: URL
   }
 }
 
-/** An anonymous context for the sitemap: it lists what anyone may see, whoever asks. */
-function publicContext(ctx: AppContext): AppContext {
-  const { config, db, dialect, now } = ctx;
-  return createContext({ config, db, dialect, now }, ANONYMOUS, ctx.requestId);
-}
-
 export function useWebPage(config: Config): Plugin {
   const stylesheet = loadStylesheet();
   const answered = new WeakSet<Request>();
@@ -154,14 +147,13 @@ export function useWebPage(config: Config): Plugin {
   }
 
   /** A page from a thrown error: 404 for anything the caller may not read, as the API. */
-  function failure(R: typeof Response, request: Request, url: URL, error: unknown): Response {
-    if (!(error instanceof DomainError)) {
-      requestLog()?.error({ err: error }, 'page failed');
-    } else if (error.code === 'SERVICE_UNAVAILABLE' || error.code === 'TOO_MANY_REQUESTS') {
-      const retry = Number(error.data.retryAfter);
-      requestInfo(request).retryAfter = Number.isFinite(retry) && retry > 0 ? retry : 1;
+  function failure(R: typeof Response, request: Request, url: URL, thrown: unknown): Response {
+    const found = failureOf(thrown);
+    if (!found) requestLog()?.error({ err: thrown }, 'page failed');
+    else if (found.code === 'SERVICE_UNAVAILABLE' || found.code === 'TOO_MANY_REQUESTS') {
+      requestInfo(request).retryAfter = found.retryAfter ?? 1;
     }
-    const page = errorPage(`${new URL(config.siteUrl).origin}${url.pathname}`, error);
+    const page = errorPage(`${new URL(config.siteUrl).origin}${url.pathname}`, found);
     return html(R, request, page.status, renderPage(config, page), 'none');
   }
 
@@ -174,7 +166,7 @@ export function useWebPage(config: Config): Plugin {
       'Content-Type': 'application/xml; charset=utf-8',
       'Cache-Control': 'public, max-age=3600',
     };
-    const reader = publicContext(ctx);
+    const reader = sitemapContext(ctx);
     let chunks: AsyncGenerator<string>;
     if (route.kind === 'sitemap') {
       const counts = await sitemapCounts(reader);

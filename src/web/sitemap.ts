@@ -1,9 +1,11 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { AppContext } from '../context';
+import { createContext, type AppContext } from '../context';
 import { listEvents, listEventsAfter, seekAfter, type EventListArgs } from '../events';
 import { listOrganizers, listVenues } from '../places';
 import { pageUrl } from '../posts';
 import { listTerms, termUrl } from '../terms';
+import { EXPORT_PAGE_SIZE, exportContext } from '../transfer';
+import { ANONYMOUS } from '../users';
 
 /**
  * `/sitemap.xml` (sitemaps.org 0.9): every public page — the start page, the calendar, and each
@@ -17,13 +19,22 @@ import { listTerms, termUrl } from '../terms';
 
 export const SITEMAP_MAX_URLS = 50_000;
 /** Rows per read: the export page size (exportContext lifts the per-page cap to it). */
-const PAGE = 500;
+export const SITEMAP_PAGE = EXPORT_PAGE_SIZE;
 
 export const SITEMAP_KINDS = ['events', 'venues', 'organizers', 'categories', 'tags'] as const;
 export type SitemapKind = (typeof SITEMAP_KINDS)[number];
 
 /** Every event, past and future, not only the list's default window. */
 const ALL_EVENTS: EventListArgs = { start_date: '1900-01-01', end_date: '2999-12-31' };
+
+/**
+ * The sitemap's reader: anonymous whoever asks (it lists what anyone may see), with the
+ * per-page cap lifted to SITEMAP_PAGE as exports lift it.
+ */
+export function sitemapContext(ctx: AppContext): AppContext {
+  const { config, db, dialect, now } = ctx;
+  return exportContext(createContext({ config, db, dialect, now }, ANONYMOUS, ctx.requestId));
+}
 
 interface Entry {
   loc: string;
@@ -64,7 +75,7 @@ export async function sitemapCounts(ctx: AppContext): Promise<Record<SitemapKind
   return { events, venues, organizers, categories, tags };
 }
 
-/** The entries of one kind, from `skip` (a multiple of PAGE), at most `limit` of them. */
+/** The entries of one kind, from `skip` (a multiple of SITEMAP_PAGE), at most `limit` of them. */
 async function* entries(
   ctx: AppContext,
   kind: SitemapKind,
@@ -72,10 +83,10 @@ async function* entries(
   limit: number,
 ): AsyncGenerator<Entry[]> {
   let sent = 0;
-  let page = skip / PAGE + 1;
+  let page = skip / SITEMAP_PAGE + 1;
   if (kind === 'events') {
     ctx.resetLoaders();
-    let rows = (await listEvents(ctx, { ...ALL_EVENTS, page, per_page: PAGE })).events;
+    let rows = (await listEvents(ctx, { ...ALL_EVENTS, page, per_page: SITEMAP_PAGE })).events;
     while (rows.length) {
       const chunk = rows.slice(0, limit - sent);
       yield chunk.map((r) => ({
@@ -84,16 +95,16 @@ async function* entries(
       }));
       sent += chunk.length;
       const last = rows[rows.length - 1];
-      if (sent >= limit || rows.length < PAGE || !last) return;
+      if (sent >= limit || rows.length < SITEMAP_PAGE || !last) return;
       await nextTurn();
       ctx.resetLoaders();
-      rows = await listEventsAfter(ctx, ALL_EVENTS, seekAfter(last), PAGE);
+      rows = await listEventsAfter(ctx, ALL_EVENTS, seekAfter(last), SITEMAP_PAGE);
     }
     return;
   }
   for (;;) {
     ctx.resetLoaders();
-    const paged = { page, per_page: PAGE };
+    const paged = { page, per_page: SITEMAP_PAGE };
     let batch: Entry[];
     let total: number;
     if (kind === 'venues' || kind === 'organizers') {
@@ -114,7 +125,7 @@ async function* entries(
     const chunk = batch.slice(0, limit - sent);
     if (chunk.length) yield chunk;
     sent += chunk.length;
-    if (sent >= limit || page * PAGE >= total) return;
+    if (sent >= limit || page * SITEMAP_PAGE >= total) return;
     page += 1;
     await nextTurn();
   }
@@ -158,14 +169,16 @@ export async function* sitemapPart(
   ctx: AppContext,
   kind: SitemapKind | 'pages',
   n: number,
+  /** Addresses per file (a multiple of the read page size; smaller in tests). */
+  perFile = SITEMAP_MAX_URLS,
 ): AsyncGenerator<string> {
   yield URLSET_OPEN;
   if (kind === 'pages') {
     yield urlXml({ loc: `${ctx.config.siteUrl}/` });
     yield urlXml({ loc: `${ctx.config.siteUrl}/events/` });
   } else {
-    const skip = (n - 1) * SITEMAP_MAX_URLS;
-    for await (const batch of entries(ctx, kind, skip, SITEMAP_MAX_URLS)) {
+    const skip = (n - 1) * perFile;
+    for await (const batch of entries(ctx, kind, skip, perFile)) {
       yield batch.map(urlXml).join('');
     }
   }
