@@ -120,7 +120,9 @@ describeEachDb('security', (env) => {
       });
       expect(graphiql.headers.get('content-type')).toContain('text/html');
       const csp = graphiql.headers.get('content-security-policy')!;
-      expect(csp).toContain("script-src 'unsafe-inline' https://unpkg.com");
+      // Its own files only (src/graphql/graphiql.ts): no CDN, no inline script.
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toMatch(/unpkg|https?:|'unsafe-inline' https/);
       expect(csp).toContain("frame-ancestors 'none'");
       expect(graphiql.headers.get('strict-transport-security')).toBe(
         'max-age=31536000; includeSubDomains',
