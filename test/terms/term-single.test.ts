@@ -127,7 +127,9 @@ describeEachDb('single category and tag', (env) => {
       [await tag(t.jazz), 'tag', t.jazz],
       [await tag(0), 'tag', 0],
     ] as const) {
-      expect(result.data).toBeNull();
+      // Lookups are soft (issue 20): the term is null, with the error at its path.
+      expect(result.data).toEqual({ [resource]: null });
+      expect(result.errors?.[0]?.path).toEqual([resource]);
       expect(result.errors?.[0]?.extensions).toMatchObject({
         code: 'NOT_FOUND',
         rest_code: `rest-${resource}-not-found`,
