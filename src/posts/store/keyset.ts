@@ -76,7 +76,10 @@ function past(q: Queryable, w: Knex.QueryBuilder, c: KeyColumn, v: KeyValue, bac
   } else w.whereRaw(`${expr(q, c)} < ${param(q, c)}`, [v]);
 }
 
-/** Rows strictly past `key` in walk order. */
+/**
+ * Rows strictly past `key` in walk order. The first key also gets a plain range bound (implied
+ * by the OR, but a range the planners seek in an index, as `events_list_index` for START).
+ */
 export function whereBeyond(
   q: Queryable,
   query: Knex.QueryBuilder,
@@ -84,6 +87,12 @@ export function whereBeyond(
   key: readonly KeyValue[],
   backward: boolean,
 ): Knex.QueryBuilder {
+  const lead = keys[0]!;
+  const from = key[0] ?? null;
+  if (!lead.nullable && from !== null) {
+    const op = descending(lead, backward) ? '<=' : '>=';
+    query.whereRaw(`${expr(q, lead)} ${op} ${param(q, lead)}`, [from]);
+  }
   return query.where((any) => {
     keys.forEach((c, i) => {
       any.orWhere((all) => {
