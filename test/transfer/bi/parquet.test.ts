@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { STAR_RELATIONS } from '../../../src/transfer/parquet/relations';
 import { describeEachDb } from '../../support/harness';
-import { tempDir } from '../import-support';
+import { cli, tempDir } from '../import-support';
 import { countOf, createStarSample, STAR_VIEWS, type StarSample } from './star-support';
 
 /**
@@ -143,6 +143,13 @@ describeEachDb('export:parquet', (env) => {
       [2027, 3, 'Main Hall', 1],
       [2031, 6, 'Riverside', 1],
     ]);
+  });
+
+  it('without DIR is a usage error (exit 2) and writes nothing', async () => {
+    const before = fs.readdirSync(tmp.dir).sort();
+    const usage = await cli(env, 'export:parquet');
+    expect(usage).toMatchObject({ status: 2, stderr: 'export:parquet: DIR is required.\n' });
+    expect(fs.readdirSync(tmp.dir).sort()).toEqual(before);
   });
 
   (hasPandas ? it : it.skip)('pandas (pyarrow) reads every file', async () => {
