@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 
 // BI that opens anywhere (issue 17, docs/bi.md).
 //
-// 1. On SQLite, the reporting views of 20261121000009 joined names with `group_concat(x, sep
-//    ORDER BY …)`, which only SQLite 3.44+ parses: older readers (Debian 12's sqlite3 3.40,
-//    Python 3.11's module) refused the whole file ("malformed database schema"). They are
-//    recreated with group_concat as an ordered window function (SQLite 3.25+), same columns and
-//    values. MySQL/MariaDB keep theirs. Nothing here needs more than SQLite 3.31.
+// 1. On SQLite, report_events (20261121000009) joined names with `group_concat(x, sep ORDER BY
+//    …)`, which only SQLite 3.44+ parses: older readers (Debian 12's sqlite3 3.40, Python 3.11's
+//    module) refused the whole file ("malformed database schema"). It is recreated with
+//    group_concat as an ordered window function (SQLite 3.25+), same columns and values; the
+//    other report views and MySQL/MariaDB's stay. Nothing here needs more than SQLite 3.31.
 // 2. A star schema, as views on both databases: fact_event (every event, every status: direct
 //    readers are trusted and filter themselves), dim_venue, dim_organizer, dim_term, dim_date
 //    (one row per day from the earliest start to the latest end), bridge_event_term and
