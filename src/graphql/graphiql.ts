@@ -1,5 +1,6 @@
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
+import { globalId } from '../lib';
 import { etagOf, matchesEtag } from '../http/etag';
 import { requestInfo } from '../http/request-info';
 
@@ -68,15 +69,18 @@ query Lookups($id: Int!, $node: ID!) {
   }
 }
 `,
-    variables: '{ "id": 1, "node": "example.com?id=1" }',
+    variables: '{ "id": 1, "node": "NODE_ID" }',
   },
 ];
 
-export function graphiqlOptions(config: Pick<Config, 'siteUrl'>): GraphiQLOptions {
+export function graphiqlOptions(config: Config): GraphiQLOptions {
   return {
     title: `Events calendar GraphQL · ${new URL(config.siteUrl).host}`,
     defaultQuery: EXAMPLES[0]!.query,
-    defaultTabs: EXAMPLES.map((e) => ({ query: e.query, variables: e.variables ?? null })),
+    defaultTabs: EXAMPLES.map((e) => ({
+      query: e.query,
+      variables: e.variables?.replace('NODE_ID', globalId(config, 1)) ?? null,
+    })),
   };
 }
 
