@@ -1,5 +1,5 @@
 import { MultiBar } from 'cli-progress';
-import type { ImportProblem, ImportSummary } from '../transfer';
+import type { ImportProblem, ImportRow, ImportSummary } from '../transfer';
 import { runningInCi } from '../config';
 
 /**
@@ -13,6 +13,8 @@ export interface Progress {
   update(value: number, rows: number): void;
   /** A line for standard error, printed above the bar while one is drawn. */
   log(line: string): void;
+  /** A line for standard output (a result), kept clear of the bar on standard error. */
+  output(line: string): void;
   stop(): void;
 }
 
@@ -23,7 +25,12 @@ function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
 /** A bar over `total` units (bytes of the file read, or records); rows/s since the start. */
 export function progress(label: string, total: number): Progress {
   if (!isInteractive() || total <= 0) {
-    return { update: () => undefined, log: (line) => console.error(line), stop: () => undefined };
+    return {
+      update: () => undefined,
+      log: (line) => console.error(line),
+      output: (line) => console.log(line),
+      stop: () => undefined,
+    };
   }
   const started = performance.now();
   const bars = new MultiBar({
@@ -53,6 +60,13 @@ export function progress(label: string, total: number): Progress {
         bars.update(); // draw now: a log just before stop() would be lost
       }
     },
+    output(line) {
+      // Standard output may be the same terminal: the bar is cleared around the line.
+      if (!stopped && process.stdout.isTTY) {
+        bars.log(`${line}\n`);
+        bars.update();
+      } else console.log(line);
+    },
     stop() {
       if (stopped) return;
       stopped = true;
@@ -71,11 +85,20 @@ export function rate(rows: number, seconds: number): number {
   return seconds > 0 ? Math.round(rows / seconds) : rows;
 }
 
-export function importSummaryLine(file: string, s: ImportSummary): string {
+export function importSummaryLine(file: string, s: ImportSummary, dryRun = false): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const warnings = s.warnings ? `, ${n(s.warnings)} warning(s)` : '';
+  const what = dryRun ? ' (dry run: nothing written)' : '';
   return (
-    `${file}: ${n(s.created)} created, ${n(s.updated)} updated, ${n(s.failed)} failed${warnings} ` +
-    `(${n(s.rows)} rows in ${s.seconds.toFixed(1)} s, ${n(rate(s.rows, s.seconds))} rows/s)`
+    `${file}${what}: ${n(s.created)} created, ${n(s.updated)} updated, ${n(s.unchanged)} unchanged, ` +
+    `${n(s.failed)} failed${warnings} (${n(s.rows)} rows in ${s.seconds.toFixed(1)} s, ` +
+    `${n(rate(s.rows, s.seconds))} rows/s)`
   );
+}
+
+/** A dry run's line for one row: `FILE:LINE: updated #12 "Jazz Night"`. */
+export function rowLine(file: string, row: ImportRow): string {
+  const id = row.id === null ? '' : ` #${row.id}`;
+  const title = row.title === null ? '' : ` ${JSON.stringify(row.title)}`;
+  return `${file}:${row.line}: ${row.action}${id}${title}`;
 }

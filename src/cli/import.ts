@@ -17,14 +17,16 @@ import {
   type Command,
   type CommandContext,
 } from './common';
-import { importSummaryLine, problemLine, progress, rate } from './import-progress';
+import { importSummaryLine, problemLine, progress, rate, rowLine } from './import-progress';
 
 /**
  * `import:csv FILE` and `import:ics FILE` (docs/import-export.md): events from a file,
  * streamed, through the import engine (`src/transfer/import-events.ts`). Problems go to
  * standard error as `FILE:LINE: column: reason` while the good rows import; the summary goes
- * to standard output (`--json`: as JSON). Exit code 0 when every row imported, 1 when some
- * failed (or the file could not be read at all), 2 for usage errors.
+ * to standard output (`--json`: as JSON). `--dry-run` writes nothing and prints, before the
+ * summary, what each row would do (`FILE:LINE: created|updated|unchanged|failed [#id] "title"`).
+ * Exit code 0 when every row imported, 1 when some failed (or the file could not be read at
+ * all), 2 for usage errors.
  */
 
 function readableFile(values: Record<string, unknown>): string {
@@ -54,6 +56,7 @@ async function runImport(
   columnOf: (field: string) => string,
 ): Promise<void> {
   const file = readableFile(values);
+  const dryRun = values['dry-run'] === true;
   const bar = progress(label, fs.statSync(file).size);
   let bytes = 0;
   let summary: ImportSummary;
@@ -65,22 +68,36 @@ async function runImport(
       {
         now,
         columnOf,
+        dryRun,
         onProblem: (p) => bar.log(problemLine(file, p)),
         onProgress: (s) => bar.update(bytes, s.rows),
+        // A dry run says what it would do to each row (JSON: one object per line).
+        onRow: dryRun
+          ? (row) => bar.output(values.json ? JSON.stringify(row) : rowLine(file, row))
+          : undefined,
       },
     );
   } finally {
     bar.stop();
   }
+  const rowsPerSecond = rate(summary.rows, summary.seconds);
   if (values.json) {
-    out(JSON.stringify({ file, ...summary, rows_per_second: rate(summary.rows, summary.seconds) }));
+    out(
+      JSON.stringify({
+        file,
+        ...(dryRun ? { dry_run: true } : {}),
+        ...summary,
+        rows_per_second: rowsPerSecond,
+      }),
+    );
   } else {
-    out(importSummaryLine(file, summary));
+    out(importSummaryLine(file, summary, dryRun));
   }
   if (summary.failed > 0) {
+    const rest = dryRun ? 'the others would import.' : 'the others were imported.';
     throw new CliError(
       EXIT.other,
-      `${summary.failed.toLocaleString('en-US')} of ${summary.rows.toLocaleString('en-US')} rows failed (see above); the others were imported.`,
+      `${summary.failed.toLocaleString('en-US')} of ${summary.rows.toLocaleString('en-US')} rows failed (see above); ${rest}`,
     );
   }
 }
@@ -93,9 +110,9 @@ function importCommand(
   columnOf: (field: string) => string,
 ): Command {
   return {
-    usage: 'FILE [--json]',
+    usage: 'FILE [--dry-run] [--json]',
     summary,
-    options: { ...JSON_OPTION },
+    options: { 'dry-run': { type: 'boolean' }, ...JSON_OPTION },
     positionals: ['file'],
     run: (ctx, values) => runImport(ctx, values, name, read, columnOf),
   };
@@ -104,13 +121,13 @@ function importCommand(
 export const importCommands: Record<string, Command> = {
   'import:csv': importCommand(
     'import:csv',
-    'Import events from a CSV file (the export:csv columns; venues, organizers and terms matched by name or created; rows with an id/global_id already imported are updated).',
+    'Import events from a CSV file (the export:csv columns): a row updates the event its global_id (else slug) names, unless it changes nothing; others create. --dry-run: say what would change, write nothing.',
     (config, file, onBytes) => csvRecords(config, file, onBytes),
     csvColumnOf,
   ),
   'import:ics': importCommand(
     'import:ics',
-    "Import the events of an iCalendar file (UIDs already imported, or this site's own, are updated).",
+    "Import the events of an iCalendar file: a UID already imported, or one of this site's, updates that event (unless nothing changes). --dry-run: say what would change, write nothing.",
     (config, file, onBytes) => icsRecords(config, file, onBytes),
     icsColumnOf,
   ),

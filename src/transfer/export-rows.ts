@@ -4,6 +4,7 @@ import { emptyCostDetails, formatCost, isRedacted, stateProvinceOf } from '../ev
 import { globalId } from '../lib';
 import { canSee, pageUrl } from '../posts';
 import { termUrl } from '../terms';
+import { importKeysOf } from './store/imports';
 
 /**
  * What exports carry of each record (ICS feeds, CSV over HTTP, `export:csv`, `export:ics`): the
@@ -178,7 +179,23 @@ async function termsOf(ctx: AppContext, row: EventRow): Promise<[ExportTerm[], E
   return Promise.all([of('category'), of('tag')]);
 }
 
-export async function exportEvent(ctx: AppContext, row: EventRow): Promise<ExportEvent> {
+/**
+ * Events as exports show them, each under its identity in exports: the key an import created
+ * it from (an ICS UID, another calendar's `global_id`, a demo key), else this site's global id
+ * (docs/import-export.md "Identity"). Importing the export matches each row back by it.
+ */
+export async function exportEvents(
+  ctx: AppContext,
+  rows: readonly EventRow[],
+): Promise<ExportEvent[]> {
+  const keys = await importKeysOf(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  return Promise.all(rows.map((row) => exportEvent(ctx, row, keys.get(row.id))));
+}
+
+async function exportEvent(ctx: AppContext, row: EventRow, key?: string): Promise<ExportEvent> {
   const redacted = isRedacted(ctx, row);
   const url = pageUrl(ctx.config, 'event', row.slug);
   const flag = (value: boolean) => (redacted ? null : value);
@@ -191,7 +208,7 @@ export async function exportEvent(ctx: AppContext, row: EventRow): Promise<Expor
     : await Promise.all([venueOf(ctx, row), organizersOf(ctx, row), termsOf(ctx, row)]);
   return {
     id: row.id,
-    global_id: globalId(ctx.config, row.id),
+    global_id: key ?? globalId(ctx.config, row.id),
     slug: row.slug,
     status: row.status,
     title: row.title,

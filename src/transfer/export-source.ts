@@ -15,7 +15,7 @@ import { listOrganizers, listVenues, type LinkedListArgs } from '../places';
 import { listTerms, type TermListArgs } from '../terms';
 import { viewerFor, type ViewerUser } from '../users';
 import {
-  exportEvent,
+  exportEvents,
   exportOrganizer,
   exportTerm,
   exportVenue,
@@ -120,7 +120,7 @@ async function eventItems(
 ): Promise<{ items: ExportEvent[]; after: EventSeek | null }> {
   const last = events[events.length - 1];
   await nextTurn(); // the links in a turn of their own (on SQLite, reads hold the event loop)
-  const items = await Promise.all(events.map((row) => exportEvent(ctx, row)));
+  const items = await exportEvents(ctx, events);
   return { items, after: last ? seekAfter(last) : null };
 }
 
@@ -189,7 +189,8 @@ export async function singleEvent(
   id: number,
   password?: string | null,
 ): Promise<ExportEvent> {
-  return exportEvent(ctx, await getEvent(ctx, id, password));
+  const [event] = await exportEvents(ctx, [await getEvent(ctx, id, password)]);
+  return event!;
 }
 
 /** Codes of an event deleted or trashed between listing its id and reading it. */
@@ -212,7 +213,7 @@ export async function eventsByIds(ctx: AppContext, ids: readonly number[]): Prom
   };
   const rows = await Promise.all(ids.map(read));
   const found = rows.filter((row): row is EventRow => row !== null);
-  return Promise.all(found.map((row) => exportEvent(ctx, row)));
+  return exportEvents(ctx, found);
 }
 
 export type { ExportEvent, ExportOrganizer, ExportTerm, ExportVenue } from './export-rows';

@@ -41,6 +41,7 @@ export {
   type ImportItem,
   type ImportProblem,
   type ImportRecord,
+  type ImportRow,
   type ImportSummary,
 } from './import-events';
 export { countLiveEvents, eventIdsAfter, eventZoneSpans } from './store/imports';

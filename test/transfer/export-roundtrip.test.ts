@@ -7,8 +7,8 @@ import { cli, createSample, snapshotOf, tempDir, type Sample } from './import-su
 
 /**
  * export:csv / export:ics → import into an empty database → the same data; a second import of
- * the same file updates instead of duplicating; importing a site's own export back into it
- * updates its events.
+ * the same file finds the same events (unchanged: nothing written) instead of duplicating; a
+ * changed row updates its event only; a site's own export imported back changes nothing.
  */
 
 describeEachDb('export and import round trips', (env) => {
@@ -70,7 +70,7 @@ describeEachDb('export and import round trips', (env) => {
     });
   });
 
-  it('import:csv into an empty database gives the same events; again, updates them', async () => {
+  it('import:csv into an empty database gives the same events; again, changes nothing', async () => {
     const before = await snapshotOf(env);
     // What is compared is the real thing: links, HTML, dates, costs, flags.
     expect(before.find((e) => e.title === 'Jazz Night')).toMatchObject({
@@ -94,14 +94,21 @@ describeEachDb('export and import round trips', (env) => {
     const first = await cli(target, 'import:csv', tmp.file('events.csv'));
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
-    expect(first.stdout).toMatch(/4 created, 0 updated, 0 failed/);
+    expect(first.stdout).toMatch(/4 created, 0 updated, 0 unchanged, 0 failed/);
     expect(await snapshotOf(target)).toEqual(before);
     expect(await target.db('venues').count({ n: '*' })).toEqual([{ n: 1 }]);
     expect(await target.db('organizers').count({ n: '*' })).toEqual([{ n: 2 }]);
 
     const again = await cli(target, 'import:csv', tmp.file('events.csv'), '--json');
     expect(again.status).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 4, created: 0, updated: 4, failed: 0 });
+    // Nothing changed: nothing is written.
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      rows: 4,
+      created: 0,
+      updated: 0,
+      unchanged: 4,
+      failed: 0,
+    });
     expect(await target.db('events').count({ n: '*' })).toEqual([{ n: 4 }]);
     expect(await snapshotOf(target)).toEqual(before);
   });
@@ -110,15 +117,20 @@ describeEachDb('export and import round trips', (env) => {
     const text = fs.readFileSync(tmp.file('events.csv'), 'utf8');
     fs.writeFileSync(tmp.file('changed.csv'), text.replace('Jazz Night', 'Jazz Night (late show)'));
     const run = await cli(target, 'import:csv', tmp.file('changed.csv'), '--json');
-    expect(JSON.parse(run.stdout)).toMatchObject({ created: 0, updated: 4 });
+    expect(JSON.parse(run.stdout)).toMatchObject({ created: 0, updated: 1, unchanged: 3 });
     const titles = (await snapshotOf(target)).map((e) => e.title);
     expect(titles).toEqual(['Jazz Night (late show)', 'Offset Talk', 'Secret Gig', 'Summer Fair']);
   });
 
-  it("importing a site's own export into it updates its events", async () => {
+  it("importing a site's own export into it changes nothing", async () => {
     const before = await snapshotOf(env);
     const run = await cli(env, 'import:csv', tmp.file('events.csv'), '--json');
-    expect(JSON.parse(run.stdout)).toMatchObject({ created: 0, updated: 4, failed: 0 });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      created: 0,
+      updated: 0,
+      unchanged: 4,
+      failed: 0,
+    });
     expect(await env.db('events').count({ n: '*' })).toEqual([{ n: 4 }]);
     expect(await snapshotOf(env)).toEqual(before);
   });
@@ -148,17 +160,22 @@ describeEachDb('export and import round trips', (env) => {
     expect(fair.endDate.toString()).toBe('2027-07-06');
   });
 
-  it('import:ics into an empty database gives the same events; again, updates them', async () => {
+  it('import:ics into an empty database gives the same events; again, changes nothing', async () => {
     const before = await snapshotOf(env, { organizerDetails: true });
     const fresh = new TestEnv(env.dialect);
     await fresh.start();
     try {
       const first = await cli(fresh, 'import:ics', tmp.file('events.ics'));
       expect(first.stderr).toBe('');
-      expect(first.stdout).toMatch(/4 created, 0 updated, 0 failed/);
+      expect(first.stdout).toMatch(/4 created, 0 updated, 0 unchanged, 0 failed/);
       expect(await snapshotOf(fresh, { organizerDetails: true })).toEqual(before);
       const again = await cli(fresh, 'import:ics', tmp.file('events.ics'), '--json');
-      expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, updated: 4, failed: 0 });
+      expect(JSON.parse(again.stdout)).toMatchObject({
+        created: 0,
+        updated: 0,
+        unchanged: 4,
+        failed: 0,
+      });
       expect(await fresh.db('events').count({ n: '*' })).toEqual([{ n: 4 }]);
       expect(await snapshotOf(fresh, { organizerDetails: true })).toEqual(before);
     } finally {

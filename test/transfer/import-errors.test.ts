@@ -6,7 +6,7 @@ import { allEvents, cli, tempDir } from './import-support';
 /**
  * Imports of imperfect files: bad rows are reported with their line (and column) while the good
  * ones import, exit code 1; foreign iCalendar files (Outlook time zones, floating times, UTC,
- * durations, recurrences, alarms); re-imports update; usage errors.
+ * durations, recurrences, alarms); re-imports find the same events; usage errors.
  */
 
 const fixtures = path.join(__dirname, '..', 'fixtures');
@@ -53,7 +53,9 @@ describeEachDb(
       expect(lines.at(-1)).toBe(
         'import:csv: 7 of 10 rows failed (see above); the others were imported.',
       );
-      expect(run.stdout).toMatch(/bad-rows\.csv: 3 created, 0 updated, 7 failed \(10 rows in/);
+      expect(run.stdout).toMatch(
+        /bad-rows\.csv: 3 created, 0 updated, 0 unchanged, 7 failed \(10 rows in/,
+      );
 
       const events = await byTitle();
       expect([...events.keys()].sort()).toEqual(['Good one', 'Good two', 'Multi\r\nline title']);
@@ -107,7 +109,7 @@ describeEachDb(
         `${FOREIGN_ICS}:73: SUMMARY: must be a non-empty string`,
         'import:ics: 3 of 8 rows failed (see above); the others were imported.',
       ]);
-      expect(run.stdout).toMatch(/5 created, 0 updated, 3 failed, 2 warning\(s\)/);
+      expect(run.stdout).toMatch(/5 created, 0 updated, 0 unchanged, 3 failed, 2 warning\(s\)/);
 
       const events = await byTitle();
       // Outlook's "Eastern Standard Time" through its VTIMEZONE: 18:00 EDT is 22:00 UTC.
@@ -148,12 +150,13 @@ describeEachDb(
       });
     });
 
-    it('import:ics again updates the same events', async () => {
+    it('import:ics again finds the same events, unchanged', async () => {
       const count = (await allEvents(env)).length;
       const run = await cli(env, 'import:ics', FOREIGN_ICS, '--json');
       expect(JSON.parse(run.stdout.trim().split('\n').at(-1)!)).toMatchObject({
         created: 0,
-        updated: 5,
+        updated: 0,
+        unchanged: 5,
         failed: 3,
         warnings: 2,
       });

@@ -16,11 +16,33 @@ export interface Column<T> {
   value: (row: T) => Cell;
 }
 
-/** How lists of names are joined in one cell (and split again by the importer). */
+/**
+ * How lists of names are joined in one cell (and split again by the importer, `splitList`): with
+ * `; `, a `;` or `\` inside a name escaped by a `\` (`Rock\; Roll`), as iCalendar does.
+ */
 const LIST_SEPARATOR = '; ';
 
 function names<T>(items: readonly T[], pick: (item: T) => string): string {
-  return items.map(pick).join(LIST_SEPARATOR);
+  return items.map((item) => pick(item).replace(/[\\;]/g, '\\$&')).join(LIST_SEPARATOR);
+}
+
+/** The names of a list cell: split at each `;` without a `\` before it, escapes undone. */
+export function splitList(cell: string): string[] {
+  const items: string[] = [];
+  let current = '';
+  for (let i = 0; i < cell.length; i++) {
+    const ch = cell[i]!;
+    const next = cell[i + 1];
+    if (ch === '\\' && (next === ';' || next === '\\')) {
+      current += next;
+      i += 1;
+    } else if (ch === ';') {
+      items.push(current);
+      current = '';
+    } else current += ch;
+  }
+  items.push(current);
+  return items;
 }
 
 /** The event's own website: the contract falls back to the event page, which is not one. */

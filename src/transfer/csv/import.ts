@@ -3,6 +3,7 @@ import { parse, type CsvError } from 'csv-parse';
 import type { Config } from '../../config';
 import { globalId } from '../../lib';
 import type { ImportItem, ImportOrganizer, ImportRecord, ImportVenue } from '../import/records';
+import { splitList } from './columns';
 import { unescapeFormula } from './formula';
 
 /**
@@ -67,7 +68,7 @@ function num(row: Row, column: string): number | null {
 /** `a; b; c` → names, empty ones dropped (`keepEmpty`: kept, for columns aligned by position). */
 function list(value: string | undefined, keepEmpty = false): string[] {
   if (value === undefined || value.trim() === '') return [];
-  const items = value.split(';').map((s) => s.trim());
+  const items = splitList(value).map((s) => s.trim());
   return keepEmpty ? items : items.filter((s) => s !== '');
 }
 

@@ -10,7 +10,7 @@ import {
   type EventSeek,
 } from '../../events';
 import { canSee } from '../../posts';
-import { exportEvent, type ExportEvent } from '../export-rows';
+import { exportEvents, type ExportEvent } from '../export-rows';
 import { STREAM_PAGE_SIZE } from '../export-source';
 import { icsChunks } from '../export-stream';
 import { addZoneYears, type ZoneYears } from './build';
@@ -65,7 +65,7 @@ async function* eventPages(ctx: AppContext, ids: readonly number[]): AsyncGenera
     const shown = rows.filter(
       (row): row is EventRow => row !== undefined && !(row instanceof Error) && canSee(ctx, row),
     );
-    yield await Promise.all(shown.map((row) => exportEvent(ctx, row)));
+    yield await exportEvents(ctx, shown);
   }
 }
 

@@ -63,6 +63,8 @@ export interface ImportSummary {
   rows: number;
   created: number;
   updated: number;
+  /** Rows that matched an event and would change nothing in it: not written. */
+  unchanged: number;
   failed: number;
   warnings: number;
   seconds: number;
@@ -77,4 +79,18 @@ export interface ImportOptions {
   onProblem?: (problem: ImportProblem) => void;
   /** After each chunk. */
   onProgress?: (summary: ImportSummary) => void;
+  /** What became of each row, as it is decided (failed rows as they are found). */
+  onRow?: (row: ImportRow) => void;
+  /** Decide and report every row, write nothing. */
+  dryRun?: boolean;
+}
+
+export type ImportAction = 'created' | 'updated' | 'unchanged' | 'failed';
+
+/** One row's outcome: `id` of the event it updates (or leaves unchanged). */
+export interface ImportRow {
+  line: number;
+  action: ImportAction;
+  id: number | null;
+  title: string | null;
 }

@@ -28,18 +28,41 @@ export async function insertImportedEvents(
   await insertRows(q, 'event_import_uids', rows);
 }
 
-/**
- * Of these event ids, those that exist and were not created by an import (an event an import
- * created answers to its external id only, never to the local id inside another site's UID).
- */
-export async function nativeEventIds(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
+/** The external id each of these events was imported under, for those an import created. */
+export async function importKeysOf(
+  q: Queryable,
+  eventIds: readonly number[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (eventIds.length === 0) return out;
+  const rows: { uid: string; event_id: number }[] = await q('event_import_uids')
+    .select('uid', 'event_id')
+    .whereIn('event_id', [...new Set(eventIds)]);
+  for (const r of rows) out.set(Number(r.event_id), r.uid);
+  return out;
+}
+
+/** Of these event ids, those that exist (in any status, the trash included). */
+export async function existingEventIds(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const rows: { id: number }[] = await q('events')
-    .select('events.id')
-    .leftJoin('event_import_uids', 'event_import_uids.event_id', 'events.id')
-    .whereIn('events.id', [...new Set(ids)])
-    .whereNull('event_import_uids.event_id');
+    .select('id')
+    .whereIn('id', [...new Set(ids)]);
   return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** `slug → event id` of the events (in any status) that have exactly one of these slugs. */
+export async function eventIdsBySlugs(
+  q: Queryable,
+  slugs: readonly string[],
+): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (slugs.length === 0) return out;
+  const rows: { id: number; slug: string }[] = await q('events')
+    .select('id', 'slug')
+    .whereIn('slug', [...new Set(slugs)]);
+  for (const r of rows) out.set(r.slug, Number(r.id));
+  return out;
 }
 
 /** The next `limit` non-trashed event ids after `after`, ascending. */
