@@ -31,12 +31,26 @@ export function processGenerations(db: Db): GenerationSource {
  * The database's write generation (`list_generations`, which every calendar write transaction
  * of any process increments: other servers, workers, the CLI) beside this process's own count
  * (which also sees writes made outside those transactions, such as fixtures): one read of at
- * most 16 rows per request.
+ * most 16 rows per request, shared by the requests that arrive while another read runs.
  */
 export function databaseGenerations(db: Db): GenerationSource {
   const local = processGenerations(db);
+  const read = async () => `${await writeGeneration(db)}.${await local.current()}`;
+  // A request may share only a read sent after it arrived (an earlier one may predate a write
+  // its client already saw acknowledged): it joins the read queued behind the running one.
+  let queued: Promise<string> | undefined;
+  let running: Promise<unknown> = Promise.resolve();
   return {
-    current: async () => `${await writeGeneration(db)}.${await local.current()}`,
+    current: () => {
+      if (queued) return queued;
+      const next = running.then(() => {
+        queued = undefined;
+        return read();
+      });
+      queued = next;
+      running = next.catch(() => undefined);
+      return next;
+    },
     close: () => local.close(),
   };
 }
