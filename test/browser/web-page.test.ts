@@ -238,7 +238,8 @@ describeWithBrowser('the calendar pages in headless Chromium', () => {
     await page.goto(`${served.baseUrl}/events/?month=2026-12`);
     expect(await page.locator('h1').textContent()).toBe('Events in December 2026');
     const fifth = page.locator('.month-grid td', { hasText: 'Jazz Night' });
-    expect(await fifth.locator('.day-number').textContent()).toBe('5');
+    // The day's number, and for screen readers what its link leads to.
+    expect(await fifth.locator('.day-number').textContent()).toBe('5 December 2026: 1 event');
     expect(await page.locator('.month-grid').textContent()).not.toContain('Secret Draft');
     expect(problems).toEqual([]);
   });

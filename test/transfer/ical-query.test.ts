@@ -75,11 +75,11 @@ describeEachDb('The calendar apps feed /events/?ical=1', (env) => {
     expect(await head.text()).toBe('');
   });
 
-  it('leaves /events/ without ical=1 as it was', async () => {
+  it('leaves /events/ without ical=1 to the calendar page (issue 22)', async () => {
     for (const path of ['/events/', '/events/?ical=0', '/events/?format=ical']) {
       const response = await site(env, path);
-      expect({ path, status: response.status }).toEqual({ path, status: 404 });
-      expect(response.headers.get('content-type') ?? '').not.toMatch(/calendar/);
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      expect(response.headers.get('content-type') ?? '').toBe('text/html; charset=utf-8');
     }
   });
 });

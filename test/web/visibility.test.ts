@@ -61,12 +61,13 @@ describeEachDb('page visibility, passwords and caching', (env) => {
   });
 
   it('answers hidden events with the 404 page to anonymous callers, with nothing of their content', async () => {
-    for (const [key, secret] of [
+    const hidden: [string, string][] = [
       ['draft', 'SECRET-DRAFT-TEXT'],
       ['pending', 'SECRET-PENDING'],
       ['private', 'SECRET-PRIVATE'],
       ['trashed', 'SECRET-TRASH'],
-    ]) {
+    ];
+    for (const [key, secret] of hidden) {
       const page = await fetchPage(env, `/event/${slugs[key]}/`);
       expect({ key, status: page.status }).toEqual({ key, status: 404 });
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
