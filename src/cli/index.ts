@@ -4,6 +4,7 @@ import { CliError, EXIT, parseOptions, type Command } from './common';
 import { commandConfig } from './configuration';
 import { exportCommands } from './export';
 import { exportParquetCommands } from './export-parquet';
+import { feedTokenCommands } from './feed-tokens';
 import { importCommands } from './import';
 import { seedCommands } from './seed';
 import { tokenCommands } from './tokens';
@@ -21,6 +22,7 @@ import { userCommands } from './users';
 const COMMANDS: Record<string, Command> = {
   ...userCommands,
   ...tokenCommands,
+  ...feedTokenCommands,
   ...importCommands,
   ...exportCommands,
   ...exportParquetCommands,

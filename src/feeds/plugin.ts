@@ -39,6 +39,8 @@ import {
   type Collection,
   type ExportArgs,
 } from '../transfer';
+import { FEED_TOKEN_PARAM } from '../users';
+import { asFeedTokenUser, feedTokenOf } from './private-feed';
 import { textStream } from './stream';
 
 /**
@@ -56,6 +58,9 @@ import { textStream } from './stream';
  *
  * Bodies are streams with back-pressure whose chunks take a few milliseconds each
  * (`./stream.ts`), so other requests are answered while a large export is written.
+ *
+ * With `?feed_token=` (`./private-feed.ts`), either reads as that token's user, answered
+ * `Cache-Control: private` with an ETag of that user's own.
  *
  * Both take the list route's own parameters and coercion (a bad parameter is the same 400), turn
  * them into the list field's arguments as GraphQL would (SDL defaults included), and read through
@@ -185,6 +190,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     const params = await collectParams(request, url, config.maxBodyBytes);
     delete params.page;
     delete params.per_page;
+    delete params[FEED_TOKEN_PARAM];
     const variables = variablesFor(list.route, {}, params);
     const coerced = getVariableValues(schema, list.operation.variableDefinitions ?? [], variables);
     if (coerced.errors) throw new ArgumentsError(coerced.errors);
@@ -221,14 +227,20 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     url: URL,
     reader: () => Promise<AppContext>,
     single: number | null,
+    personal: boolean,
     fetchAPI: { Response: typeof Response; ReadableStream: typeof ReadableStream },
   ): Promise<Response> {
-    const { etag, body } = await feed(request, url, reader, single);
+    const found = await feed(request, url, reader, single);
+    // A private feed's tag is its user's own: equal bodies of two users never share one.
+    const etag = personal
+      ? etagOf(`${found.etag} user:${(await reader()).viewer.user?.id ?? ''}`)
+      : found.etag;
+    const { body } = found;
     const headers = {
       'Content-Type': 'text/calendar; charset=utf-8',
       'Content-Disposition': `inline; filename="${single === null ? 'events' : `event-${single}`}.ics"`,
       ETag: etag,
-      'Cache-Control': 'no-cache',
+      'Cache-Control': personal ? 'private, no-cache' : 'no-cache',
     };
     if (matchesEtag(request.headers.get('if-none-match'), etag)) {
       return new fetchAPI.Response(null, { status: 304, headers });
@@ -247,6 +259,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
     request: Request,
     url: URL,
     reader: () => Promise<AppContext>,
+    personal: boolean,
     fetchAPI: { Response: typeof Response; ReadableStream: typeof ReadableStream },
   ): Promise<Response> {
     const args = await listArgs(collection, request, url);
@@ -260,6 +273,7 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
       'Content-Disposition': `attachment; filename="${collection}.csv"`,
       'X-TEC-Total': String(first.total),
       'X-WP-Total': String(first.total),
+      ...(personal ? { 'Cache-Control': 'private, no-store' } : {}),
     };
     if (head) return new fetchAPI.Response(null, { status: 200, headers });
     const pages = remainingPages(ctx, collection, args, first, STREAM_PAGE_SIZE);
@@ -308,12 +322,26 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
           : isCsv
             ? `${rest} (csv)`
             : rest;
-      const reader = () => context(request, serverContext as Record<string, unknown>, namespace);
+      let reading: Promise<AppContext> | undefined;
       try {
+        const token = feedTokenOf(request, url);
+        // One context per request, made on first use (after the parameters are checked).
+        const reader = () =>
+          (reading ??= context(request, serverContext as Record<string, unknown>, namespace).then(
+            (ctx) => (token === null ? ctx : asFeedTokenUser(ctx, token)),
+          ));
+        const personal = token !== null;
         endResponse(
           isCsv
-            ? await csv(collection, request, url, reader, fetchAPI)
-            : await ics(request, url, reader, single ? Number(single[1]) : null, fetchAPI),
+            ? await csv(collection, request, url, reader, personal, fetchAPI)
+            : await ics(
+                request,
+                url,
+                reader,
+                single ? Number(single[1]) : null,
+                personal,
+                fetchAPI,
+              ),
         );
       } catch (error) {
         endResponse(toResponse(fetchAPI.Response, errorReply(queryFailure(error)), request));

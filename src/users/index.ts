@@ -7,6 +7,18 @@ export {
   verifyToken,
 } from './credentials';
 export {
+  FEED_TOKEN_PARAM,
+  createFeedToken,
+  verifyFeedToken,
+  type SecretCheck,
+} from './feed-tokens';
+export {
+  findFeedTokenById,
+  listFeedTokens,
+  revokeFeedToken,
+  type FeedTokenRow,
+} from './store/feed-tokens';
+export {
   assertCanAttribute,
   assertCanChangeLinked,
   assertCanCreate,
