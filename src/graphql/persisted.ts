@@ -63,9 +63,18 @@ export function restOperations(
   return store;
 }
 
-/** The operation id a request names: `documentId`, else Apollo's persisted-query extension. */
-function operationId(params: GraphQLParams & { documentId?: unknown }): string | null {
-  if (typeof params.documentId === 'string') return params.documentId.replace(/^sha256:/, '');
+/**
+ * The operation id a request names: `documentId` (in a JSON body, or in a GET's query string,
+ * which Yoga's parameters leave out), else Apollo's persisted-query extension.
+ */
+function operationId(
+  params: GraphQLParams & { documentId?: unknown },
+  request: Request,
+): string | null {
+  const documentId =
+    params.documentId ??
+    (request.method === 'GET' ? new URL(request.url).searchParams.get('documentId') : null);
+  if (typeof documentId === 'string') return documentId.replace(/^sha256:/, '');
   const persisted = (params.extensions as { persistedQuery?: { sha256Hash?: unknown } } | undefined)
     ?.persistedQuery;
   return typeof persisted?.sha256Hash === 'string' ? persisted.sha256Hash : null;

@@ -39,6 +39,11 @@ describeEachDb(
         extensions: { persistedQuery: { version: 1, sha256Hash: sha256(LISTED) } },
       });
       expect(apollo.json).toEqual({ data: { events: { total: 0 } } });
+      const get = await env.app.yoga.fetch(
+        `http://localhost/graphql?documentId=sha256:${sha256(LISTED)}`,
+        { headers: { accept: 'application/json' } },
+      );
+      expect(await get.json()).toEqual({ data: { events: { total: 0 } } });
     });
 
     it('refuses documents sent as text and unknown hashes', async () => {
