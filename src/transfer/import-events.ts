@@ -25,6 +25,7 @@ import type {
   ImportOptions,
   ImportProblem,
   ImportRecord,
+  ImportRow,
   ImportSummary,
 } from './import/records';
 import { insertImportedEvents } from './store/imports';
@@ -81,6 +82,8 @@ class ImportRun {
   /** A dry run's would-be creates: their keys and slugs, which later rows then update. */
   private readonly dryKeys = new Set<string>();
   private readonly drySlugs = new Set<string>();
+  /** Outcomes not reported yet: a chunk's rows are decided together, failures as they come. */
+  private readonly decided: ImportRow[] = [];
   private readonly started = performance.now();
 
   constructor(
@@ -110,7 +113,13 @@ class ImportRun {
     id: number | null,
   ) {
     this.summary[action] += 1;
-    this.options.onRow?.({ line: r.line, action, id, title: r.title ?? null });
+    this.decided.push({ line: r.line, action, id, title: r.title ?? null });
+  }
+
+  /** Reports the rows decided so far, in line order (every row read is decided by now). */
+  reportRows(): void {
+    const rows = this.decided.splice(0).sort((a, b) => a.line - b.line);
+    if (this.options.onRow) for (const row of rows) this.options.onRow(row);
   }
 
   /** A row that could not be read at all. */
@@ -320,6 +329,7 @@ export async function importEvents(
   const keys = new Set<string>();
   const flush = async () => {
     if (chunk.length) await run.chunk(chunk);
+    run.reportRows();
     chunk = [];
     keys.clear();
   };
