@@ -160,6 +160,22 @@ describeEachDb('lookups, node and DateTime', (env) => {
     });
   });
 
+  it('batches nodes through the loaders: one statement per kind of record', async () => {
+    const { event } = await env.ok(`{ event(id: ${ids[0]}) { node_id } }`);
+    const nodeIds = ids.slice(0, 20).map((id) => event.node_id.replace(/id=\d+$/, `id=${id}`));
+    let titles: string[] = [];
+    const statements = await env.countQueries(async () => {
+      const data = await env.ok(
+        `query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Event { title } } }`,
+        { ids: nodeIds },
+      );
+      titles = data.nodes.map((n: { title: string }) => n.title);
+    });
+    expect(titles).toEqual(ids.slice(0, 20).map((_, i) => `Event ${i}`));
+    // Events (with their venues), venues and organizers: one statement each for the 20 ids.
+    expect(statements).toBeLessThanOrEqual(3);
+  });
+
   it('refuses more than 50 ids in nodes', async () => {
     const ids51 = Array.from({ length: 51 }, (_, i) => `x?id=${i + 1}`);
     const result = await env.gql(`query ($ids: [ID!]!) { nodes(ids: $ids) { node_id } }`, {
