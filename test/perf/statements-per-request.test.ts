@@ -112,6 +112,10 @@ describeEachDb(
         for (const name of ['etag', 'content-type', 'x-wp-total', 'x-tec-total', 'link', 'allow']) {
           expect(again!.headers.get(name)).toBe(first!.headers.get(name));
         }
+        // The HTTP layer still stamps each answer as its own.
+        expect(again!.headers.get('x-request-id')).toBeTruthy();
+        expect(again!.headers.get('x-request-id')).not.toBe(first!.headers.get('x-request-id'));
+        expect(again!.headers.get('x-content-type-options')).toBe('nosniff');
       },
     );
 
