@@ -64,7 +64,10 @@ async function runImport(
     summary = await importEvents(
       db,
       config,
-      read(config, file, (b) => (bytes = b)),
+      moving(
+        read(config, file, (b) => (bytes = b)),
+        (rows) => bar.update(bytes, rows),
+      ),
       {
         now,
         columnOf,
@@ -101,6 +104,17 @@ async function runImport(
     );
   }
 }
+
+/** Items as they are read, the bar moved every `PROGRESS_EVERY` (cli-progress draws 5 a second). */
+async function* moving<T>(items: AsyncIterable<T>, onRows: (rows: number) => void) {
+  let rows = 0;
+  for await (const item of items) {
+    if (++rows % PROGRESS_EVERY === 0) onRows(rows);
+    yield item;
+  }
+}
+
+const PROGRESS_EVERY = 50;
 
 /** An import command: read FILE with `read`, report problems in the file's own column names. */
 function importCommand(
