@@ -14,6 +14,19 @@ import { requestInfo } from '../http/request-info';
 
 export const GRAPHIQL_ASSETS = '/graphql/assets';
 
+/** The files served under GRAPHIQL_ASSETS (fixed paths: their own metrics `route` label). */
+const ASSET_FILES = [
+  'start.js',
+  'graphiql.js',
+  'graphiql.css',
+  'editor.worker.js',
+  'json.worker.js',
+  'graphql.worker.js',
+  'favicon.ico',
+] as const;
+
+export const GRAPHIQL_PATHS: readonly string[] = ASSET_FILES.map((f) => `${GRAPHIQL_ASSETS}/${f}`);
+
 /** The calendar's title and example operations, one tab each (the first is the default query). */
 const EXAMPLES: { query: string; variables?: string }[] = [
   {
@@ -195,7 +208,7 @@ export function useGraphiqlAssets(): Plugin {
       });
       const found = (await assets).get(url.pathname.slice(GRAPHIQL_ASSETS.length + 1));
       if (!found) return;
-      requestInfo(request).route = `${GRAPHIQL_ASSETS}/*`;
+      requestInfo(request).route = url.pathname;
       const headers = {
         'Content-Type': found.contentType,
         'Cache-Control': 'no-cache',

@@ -25,9 +25,14 @@ import type { RouteRow } from '../rest/routes';
 import { buildSchema } from '../graphql/schema';
 import { useCalendarSofa } from '../rest/sofa';
 import { useWebPage, WEB_PATHS } from '../web/plugin';
-import { graphiqlOptions, renderGraphiQLPage, useGraphiqlAssets } from '../graphql/graphiql';
+import {
+  GRAPHIQL_PATHS,
+  graphiqlOptions,
+  renderGraphiQLPage,
+  useGraphiqlAssets,
+} from '../graphql/graphiql';
 import { usePersistedOperationsOf } from '../graphql/persisted';
-import { useSchemaSdl } from '../graphql/sdl';
+import { SDL_PATH, useSchemaSdl } from '../graphql/sdl';
 
 /**
  * Resolves the caller of a request: anonymous without an `Authorization` header; a malformed,
@@ -98,7 +103,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       // CORS for every route, preflights included (src/rest/cors.ts; Yoga's own is off).
       useCors(config),
       // /healthz, /readyz, /metrics and the request metrics; the web page at / (src/ops, src/web).
-      useOps({ config, db, graphqlEndpoint: '/graphql', otherPaths: WEB_PATHS }),
+      useOps({
+        config,
+        db,
+        graphqlEndpoint: '/graphql',
+        otherPaths: [...WEB_PATHS, ...GRAPHIQL_PATHS, SDL_PATH],
+      }),
       useWebPage(config),
       // GraphiQL's files and the SDL under /graphql/ (src/graphql/graphiql.ts, sdl.ts).
       useGraphiqlAssets(),
