@@ -128,6 +128,46 @@ describeEachDb('the public pages on a seeded demo calendar', (env) => {
     expect(h1(calendar.text)).toBe('Upcoming events');
   });
 
+  it('shows the calendar as a list, a day, a month grid, and filtered by category and tag', async () => {
+    const { events } = await rest(env, '/events?per_page=50');
+    const titles = (html: string) =>
+      [...html.matchAll(/<h3 class="title"><a [^>]*>([\s\S]*?)<\/a><\/h3>/g)].map((m) =>
+        textOf(m[1]!),
+      );
+    // The list is the API's first page, in its order.
+    const list = await fetchPage(env, '/events/');
+    expect(titles(list.text)).toEqual(events.slice(0, 10).map((e: any) => textOf(e.title)));
+
+    const first = events[0];
+    const day = first.start_date.slice(0, 10);
+    const onDay = await rest(env, `/events?start_date=${day}&end_date=${day}&per_page=50`);
+    const dayPage = await fetchPage(env, `/events/?date=${day}`);
+    expect(titles(dayPage.text)).toEqual(
+      onDay.events.slice(0, 10).map((e: any) => textOf(e.title)),
+    );
+
+    const month = await fetchPage(env, `/events/?month=${day.slice(0, 7)}`);
+    expect(month.status).toBe(200);
+    const cell = new RegExp(`<a href="/events/\\?date=${day}">`);
+    expect(month.text).toMatch(cell);
+    expect(month.text).toContain(`href="${new URL(first.url).pathname}"`);
+
+    const category = first.categories[0];
+    const inCategory = await rest(env, `/events?categories=${category.slug}&per_page=50`);
+    const filtered = await fetchPage(env, `/events/?category=${category.slug}`);
+    expect(titles(filtered.text)).toEqual(
+      inCategory.events.slice(0, 10).map((e: any) => textOf(e.title)),
+    );
+    expect(filtered.text).toContain(`<option value="${category.slug}" selected>`);
+    const tagged = events.find((e: any) => e.tags.length);
+    const tag = tagged.tags[0];
+    const withTag = await rest(env, `/events?tags=${tag.slug}&per_page=50`);
+    const tagPage = await fetchPage(env, `/events/?tag=${tag.slug}`);
+    expect(titles(tagPage.text)).toEqual(
+      withTag.events.slice(0, 10).map((e: any) => textOf(e.title)),
+    );
+  });
+
   it('answers unknown slugs with a 404 HTML page', async () => {
     for (const target of [
       '/event/no-such-slug/',

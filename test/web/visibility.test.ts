@@ -134,6 +134,21 @@ describeEachDb('page visibility, passwords and caching', (env) => {
     expect(query.text).not.toContain('4321');
   });
 
+  it('escapes what records hold: markup in a title is text, and cannot close the JSON-LD', async () => {
+    const title = '</script><script>alert(1)</script> & <b>Bold</b>';
+    await make('markup', {
+      title,
+      description: '<p>Fine</p><script>alert(2)</script><img src=x onerror="alert(3)">',
+    });
+    const page = await fetchPage(env, `/event/${slugs.markup}/`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toMatch(/<script>|<b>Bold|onerror|alert\(2\)/);
+    expect(h1(page.text)).toBe(title);
+    const [ld] = jsonLd(page.text);
+    expect(ld.name).toBe(title);
+    expect(page.text).toContain('<p>Fine</p>');
+  });
+
   it('sends ETags (304 when unchanged) and public caching for anonymous views', async () => {
     const target = `/event/${slugs.public}/`;
     const first = await fetchPage(env, target);
