@@ -71,6 +71,7 @@ function throughput(output: string): number {
 
 async function run(opts: BenchOptions): Promise<void> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const loadBefore = os.loadavg()[0]!;
   const results = path.join(__dirname, 'results', stamp);
   fs.mkdirSync(results, { recursive: true });
   if (opts.build) buildService();
@@ -190,6 +191,7 @@ async function run(opts: BenchOptions): Promise<void> {
 
     const dbPid = mariadbPid();
     const passes: Passes = {};
+    const tools = new Set<string>();
     for (let round = 1; round <= opts.runs; round++) {
       for (const target of targets) {
         say(`round ${round}/${opts.runs}: ${target.name}`);
@@ -222,7 +224,9 @@ async function run(opts: BenchOptions): Promise<void> {
           { NS_URL: target.ns },
           path.join(results, `load-${target.server.name}-${round}.log`),
         );
-        addPasses(passes, target.name, JSON.parse(fs.readFileSync(out, 'utf8')) as LoadFile);
+        const file = JSON.parse(fs.readFileSync(out, 'utf8')) as LoadFile & { tool?: string };
+        tools.add(file.tool ?? '?');
+        addPasses(passes, target.name, file);
       }
     }
 
@@ -231,9 +235,10 @@ async function run(opts: BenchOptions): Promise<void> {
       `# npm run bench -- ${process.argv.slice(2).join(' ')}`,
       '',
       `${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ` +
-        `load average before ${os.loadavg()[0]!.toFixed(2)}, Node ${process.version}; ` +
+        `load average ${loadBefore.toFixed(2)} before the run, ${os.loadavg()[0]!.toFixed(2)} after, ` +
+        `Node ${process.version}; ` +
         `${opts.events.toLocaleString('en-US')} events; medians of ${opts.runs} × ${opts.duration} s, ` +
-        `${opts.connections} connections.`,
+        `${opts.connections} connections, load generator ${[...tools].join(' and ')}.`,
       '',
       ratioTable(passes, opts.scenarios, 'raw', ours),
       '',
