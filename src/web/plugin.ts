@@ -160,6 +160,7 @@ export function useWebPage(config: Config): Plugin {
   async function sitemap(
     route: Extract<Route, { kind: 'sitemap' | 'sitemap-part' }>,
     ctx: AppContext,
+    head: boolean,
     fetchAPI: { Response: typeof Response; ReadableStream: typeof ReadableStream },
   ): Promise<Response> {
     const headers = {
@@ -172,7 +173,8 @@ export function useWebPage(config: Config): Plugin {
       const counts = await sitemapCounts(reader);
       const total = 2 + Object.values(counts).reduce((a, b) => a + b, 0);
       if (total > SITEMAP_MAX_URLS) {
-        return new fetchAPI.Response(sitemapIndex(reader, sitemapFiles(counts)), { headers });
+        const index = sitemapIndex(reader, sitemapFiles(counts));
+        return new fetchAPI.Response(head ? null : index, { headers });
       }
       chunks = fullSitemap(reader);
     } else {
@@ -182,6 +184,10 @@ export function useWebPage(config: Config): Plugin {
         : 1;
       if (route.n > files) throw new DomainError('NOT_FOUND', 'not_found', 'No such sitemap.');
       chunks = sitemapPart(reader, route.part, route.n);
+    }
+    if (head) {
+      await chunks.return(undefined);
+      return new fetchAPI.Response(null, { headers });
     }
     return new fetchAPI.Response(textStream(fetchAPI.ReadableStream, chunks, 'sitemap'), {
       headers,
@@ -241,7 +247,7 @@ export function useWebPage(config: Config): Plugin {
           return;
         }
         if (route.kind === 'sitemap' || route.kind === 'sitemap-part') {
-          endResponse(await sitemap(route, ctx, fetchAPI));
+          endResponse(await sitemap(route, ctx, method === 'HEAD', fetchAPI));
           return;
         }
         const ms = config.requestTimeoutMs;

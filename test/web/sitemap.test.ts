@@ -125,6 +125,13 @@ describeEachDb('the sitemap and robots.txt', (env) => {
     ]);
   });
 
+  it('answers HEAD without writing the sitemap', async () => {
+    const head = await fetchPage(env, '/sitemap.xml', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    expect(head.text).toBe('');
+  });
+
   it('names the sitemap in robots.txt and keeps crawlers off the API', async () => {
     const robots = await fetchPage(env, '/robots.txt');
     expect(robots.status).toBe(200);
