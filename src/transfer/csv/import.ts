@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { parse, type CsvError } from 'csv-parse';
 import type { Config } from '../../config';
-import { globalId } from '../../lib';
 import type { ImportItem, ImportOrganizer, ImportRecord, ImportVenue } from '../import/records';
 import { splitList } from './columns';
 import { unescapeFormula } from './formula';
@@ -108,15 +107,10 @@ function organizersOf(row: Row): ImportOrganizer[] | undefined {
 }
 
 /** One data row as an import record; a bad cell throws a CellError. */
-function csvRecord(config: Config, row: Row, line: number): ImportRecord {
-  const globalKey = text(row, 'global_id');
-  const id = text(row, 'id');
-  let key: string | null = null;
-  if (globalKey) key = globalKey;
-  else if (id) {
-    if (!/^\d+$/.test(id)) throw new CellError('id', `"${id}" is not an event id`);
-    key = globalId(config, Number(id));
-  }
+function csvRecord(row: Row, line: number): ImportRecord {
+  // The row's identity is its global_id, else its slug (docs/import-export.md "Identity"); the
+  // id column is the exporting calendar's own and only for reading.
+  const key = text(row, 'global_id') || null;
   const fields: ImportRecord['fields'] = {
     title: row.title ?? '',
     start_date: text(row, 'start_date') ?? '',
@@ -158,9 +152,12 @@ function csvRecord(config: Config, row: Row, line: number): ImportRecord {
 
 class CsvHeaderError extends Error {}
 
-/** The records of a CSV file, streamed; unreadable rows come out as problems. */
+/**
+ * The records of a CSV file, streamed; unreadable rows come out as problems. (`_config`: the
+ * readers' common signature; iCalendar needs the site's zone and address, CSV nothing.)
+ */
 export async function* csvRecords(
-  config: Config,
+  _config: Config,
   file: string,
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<ImportItem> {
@@ -217,7 +214,7 @@ export async function* csvRecords(
     // Rows skipped before this one (the parser reads ahead) come out first, in line order.
     while (skipped.length && lineOf(skipped[0]!) < line) yield skipped.shift()!;
     try {
-      yield csvRecord(config, record, line);
+      yield csvRecord(record, line);
     } catch (error) {
       if (!(error instanceof CellError)) throw error;
       yield { problem: { line, column: error.column, reason: error.message } };

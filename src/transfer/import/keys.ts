@@ -97,7 +97,7 @@ export async function matchRecords(
     if (slugOwner !== undefined && slugOwner !== id) {
       const target = id === null ? 'a new event' : `event #${id}`;
       out.set(r, {
-        conflict: `the key "${r.key}" names ${target}, but the slug "${slug}" is ${describe(slugOwner, slugOf)}'s: nothing written`,
+        conflict: `the key "${r.key}" names ${target}, but the slug "${slug}" is event #${slugOwner}'s: nothing written`,
       });
       continue;
     }
