@@ -1,5 +1,4 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
-import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import {
   GraphQLError,
@@ -11,6 +10,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
 import { InvalidParamError } from '../lib';
+import { maxDepthRule } from './depth';
 import { toGraphQLError } from './errors';
 
 /**
@@ -19,8 +19,8 @@ import { toGraphQLError } from './errors';
  *
  * - tokens (`GRAPHQL_MAX_TOKENS`), checked while parsing, so a huge document is refused before
  *   any tree is built: `Syntax Error: Token limit of N exceeded.`;
- * - depth (`GRAPHQL_MAX_DEPTH`): `events { venue { events { venue … } } }` past the limit →
- *   `QUERY_TOO_DEEP`;
+ * - depth (`GRAPHQL_MAX_DEPTH`, ./depth.ts, where Relay's `edges { node }` is no level):
+ *   `events { venue { events { venue … } } }` past the limit → `QUERY_TOO_DEEP`;
  * - aliases (`GRAPHQL_MAX_ALIASES`), the cheap way to multiply work → `TOO_MANY_ALIASES`;
  * - list length (`MAX_ARRAY_LENGTH`) in literal arguments and in variables (any depth, JSON
  *   values included) → 400 `rest_invalid_param` / `BAD_USER_INPUT` naming the parameter.
@@ -68,18 +68,11 @@ function reporter(code: string, limit: number, describe: (found: string) => stri
 /** The validation rules of the document limits (also used to check the REST operations). */
 export function documentRules(limits: GraphqlLimits): ValidationRule[] {
   return [
-    maxDepthRule({
-      n: limits.maxDepth,
-      propagateOnRejection: false,
-      onReject: [
-        reporter(
-          'QUERY_TOO_DEEP',
-          limits.maxDepth,
-          (found) =>
-            `The query is nested ${found} levels deep; the limit is ${limits.maxDepth}. Ask for fewer nested levels (events { venue { events … } } and the like).`,
-        ),
-      ],
-    }) as unknown as ValidationRule,
+    maxDepthRule(
+      limits.maxDepth,
+      (found) =>
+        `The query is nested ${found} levels deep; the limit is ${limits.maxDepth}. Ask for fewer nested levels (events { venue { events … } } and the like).`,
+    ),
     maxAliasesRule({
       n: limits.maxAliases,
       propagateOnRejection: false,

@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { NAMESPACE } from '../lib';
 import { templatePath } from '../rest/routes';
 import { sofaBasePath } from '../rest/sofa';
+import { matchRoute, ROUTE_LABELS } from '../web/routes';
 
 /**
  * The `route` label of a request's metrics: a pattern from a small fixed set, never a raw path
@@ -13,6 +14,7 @@ import { sofaBasePath } from '../rest/sofa';
  * - the SOFA view: `{api_root}/calendar/rest/*`;
  * - the fixed paths of this app (`/`, `/healthz`, `/readyz`, `/metrics`, the page's assets,
  *   Yoga's `/health`), the calendar feed address `/events/`;
+ * - the public pages' patterns (`/event/<slug>/`, `/sitemap-<kind>-<n>.xml` …, src/web/routes.ts);
  * - `{api_root}/` (the REST index) and `{api_root}/*` (no such route);
  * - anything else: `unmatched`.
  */
@@ -45,6 +47,8 @@ export function routeLabeller(
     }
     if (pathname === sofa || pathname.startsWith(`${sofa}/`)) return `${sofa}/*`;
     if (fixed.has(pathname)) return pathname;
+    const page = matchRoute(config, pathname);
+    if (page) return ROUTE_LABELS[page.kind];
     // The calendar-app feed address (`/events/?ical=1`) and, under a non-empty API root, its
     // index and the rest_no_route answers.
     if (pathname === '/events' || pathname === '/events/') return '/events/';

@@ -175,6 +175,36 @@ describeEachDb(
         expect(shallow.body.errors).toBeUndefined();
       });
 
+      it('counts a connection as one level: its edges { node } plumbing is not nesting', async () => {
+        const lists = '{ events { events { venue { events { events { venue { id } } } } } } }';
+        const connections = `{ venues_connection(first: 2) { edges { node {
+          events_connection(first: 2) { edges { node { organizers_connection(first: 2) {
+            edges { node { events_connection(first: 2) { page_info { has_next_page }
+              edges { cursor node { venue { events_connection(first: 2) {
+                edges { node { id } } } } } } } } } } } } } } } } }`;
+        // Seven levels of records (a list's wrapper is one, a connection's edges { node } none):
+        // at the limit, accepted.
+        for (const query of [lists, connections]) {
+          const response = await graphql(env.app, { query });
+          expect(response.body.errors).toBeUndefined();
+          expect(response.status).toBe(200);
+        }
+        // One more level of records is refused, whether it is a list or a connection.
+        const deeper = connections.replace('node { id }', 'node { venue { id } }');
+        const refused = await graphql(env.app, { query: deeper });
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors[0].extensions).toMatchObject({
+          code: 'QUERY_TOO_DEEP',
+          limit: 7,
+          found: 8,
+        });
+        // Fragments count where they are spread, not as a level of their own.
+        const spread = await graphql(env.app, {
+          query: `{ ...Deep } fragment Deep on Query { ${NESTED.slice(1, -1)} }`,
+        });
+        expect(spread.body.errors[0].extensions).toMatchObject({ found: 9 });
+      });
+
       it('rejects queries above GRAPHQL_COST_ANONYMOUS, with too many aliases or tokens', async () => {
         const costly = await appWith(env, { graphqlCostAnonymous: 20 });
         const cost = await graphql(costly, {

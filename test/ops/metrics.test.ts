@@ -68,6 +68,9 @@ describeEachDb('Prometheus metrics at /metrics', (env: TestEnv) => {
       ['/wp-json/'],
       ['/wp-json/nope/v9/4242'],
       ['/events/?ical=1'],
+      ['/event/metrics-night/'],
+      ['/event/no-such-event-4242/'],
+      ['/sitemap.xml'],
       [
         '/graphql',
         {
@@ -108,6 +111,10 @@ describeEachDb('Prometheus metrics at /metrics', (env: TestEnv) => {
     expect(count('/wp-json/', 'GET', '200')).toBe(1);
     expect(count('/wp-json/*', 'GET', '404')).toBe(1);
     expect(count('/events/', 'GET', '200')).toBe(1);
+    // The public pages: their patterns, not their slugs.
+    expect(count('/event/<slug>/', 'GET', '200')).toBe(1);
+    expect(count('/event/<slug>/', 'GET', '404')).toBe(1);
+    expect(count('/sitemap.xml', 'GET', '200')).toBe(1);
     expect(count('/graphql', 'POST', '200')).toBe(1);
     expect(count('/healthz', 'GET', '200')).toBe(1);
   });
@@ -131,6 +138,8 @@ describeEachDb('Prometheus metrics at /metrics', (env: TestEnv) => {
         '/wp-json/',
         '/wp-json/*',
         '/events/',
+        '/event/<slug>/',
+        '/sitemap.xml',
         '/graphql',
         '/healthz',
         '/metrics',

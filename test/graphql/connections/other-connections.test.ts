@@ -225,7 +225,5 @@ describeEachDb(
       });
     });
   },
-  // A connection spends two levels (`edges`, `node`) of the depth limit (7) per nesting; the cost
-  // limit is what these nested reads are about.
-  { GRAPHQL_MAX_DEPTH: '12' },
+  // At the default depth limit (7): a connection's `edges { node }` is no level of its own.
 );
