@@ -151,7 +151,7 @@ function barrier(parties: number): () => Promise<void> {
     const [[step]] = (await one.raw('select @@auto_increment_increment as step')) as [
       { step: number }[],
     ];
-    expect(Number(step.step)).toBe(2);
+    expect(Number(step?.step)).toBe(2);
     const ids = await transact(one, (trx) => allocatePostIds(trx, 'mysql', 'event', 25));
     expect(ids).toHaveLength(25);
     expect(new Set(ids).size).toBe(25);
