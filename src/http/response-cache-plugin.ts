@@ -39,7 +39,13 @@ export function useResponseCache(
       if (!url.pathname.startsWith(root)) return;
       const key = cacheKey(request, url, deps.now());
       if (key === null) return;
-      const generation = await source.current();
+      let generation: string;
+      try {
+        generation = await source.current();
+      } catch {
+        // The database is unreachable: the adapter answers as it does without a cache (503).
+        return;
+      }
       const entry = store.get(key, generation);
       if (!entry) {
         pending.set(request, { key, generation });
