@@ -41,7 +41,8 @@ export function toResponse(
   const response = matchesEtag(request.headers.get('if-none-match'), etag)
     ? new ResponseCtor(null, { status: 304, headers })
     : new ResponseCtor(head ? null : body, { status: 200, headers });
-  noteRendered(response, { body, etag, headers });
+  // A copy: the Response may keep `headers` itself, and later hooks (CORS) write into it.
+  noteRendered(response, { body, etag, headers: { ...headers } });
   return response;
 }
 
