@@ -166,6 +166,16 @@ function organizer(i: number): NonNullable<ImportRecord['organizers']>[number] {
   };
 }
 
+/**
+ * Unique slugs up front: titles repeat, and finding free `-N` suffixes one by one is slow. The
+ * seed is part of the slug, since demos of two seeds share one database (an import refuses a
+ * slug that names another event): `-s<seed>-<n>`, which no title's slug ends with. Seed 1, the
+ * default, keeps the `-<n>` of databases it seeded before, so that a re-run still updates them.
+ */
+export function demoSlug(title: string, seed: number, n: number): string {
+  return seed === 1 ? `${toSlug(title)}-${n}` : `${toSlug(title)}-s${seed}-${n}`;
+}
+
 /** The demo's events as import records with stable keys (`demo:<seed>:<n>`): a re-run updates. */
 export function* demoRecords(count: number, seed: number, today: Date): Generator<ImportRecord> {
   const venues = Math.max(1, Math.round(count / 20));
@@ -200,8 +210,7 @@ export function* demoRecords(count: number, seed: number, today: Date): Generato
       key: `demo:${seed}:${i + 1}`,
       fields: {
         title,
-        // Unique slugs up front: titles repeat, and finding free `-N` suffixes one by one is slow.
-        slug: `${toSlug(title)}-${i + 1}`,
+        slug: demoSlug(title, seed, i + 1),
         ...dates,
         timezone: v && rng.chance(0.85) ? zone : 'UTC',
         description: `<p>${sentence(rng, 10, 20)}</p>`,
