@@ -1,3 +1,4 @@
+import { transact } from '../db';
 import {
   checkRole,
   createApiToken,
@@ -26,8 +27,10 @@ export const userCommands: Record<string, Command> = {
       const login = required(values, 'login');
       const role = await asUsage(async () => checkRole(required(values, 'role')));
       const chosen = optional(values, 'token');
+      // Through `transact`: a lost race (deadlock, Galera certification) runs again; a login
+      // taken meanwhile then reads as taken: a usage error (exit 2), not a crash.
       const { user, token } = await asUsage(() =>
-        db.transaction(async (trx) => {
+        transact(db, async (trx) => {
           const user = await insertNewUser(trx, login, role, now, optional(values, 'name'));
           return { user, token: await createApiToken(trx, user.id, 'user:add', now, chosen) };
         }),

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { chosenTokenExists, createApiToken } from './credentials';
 import { isRole, ROLES, type Role } from './roles';
 import type { ViewerUser } from './viewer';
-import type { Db, Queryable, UserRow } from '../db';
+import { transact, type Db, type Queryable, type UserRow } from '../db';
 import { formatSql, invalid } from '../lib';
 import { countLiveCredentials } from './store/credentials';
 import { countUsers, findFirstAdministrator, findUserByLogin, insertUser } from './store/users';
@@ -25,52 +25,61 @@ export type BootstrapResult =
 /**
  * When the users table is empty, creates the administrator `admin` with a bearer token: the
  * value of ADMIN_TOKEN when given (stored hashed, never echoed), else a generated one returned
- * here so start-up can print it once. Instances starting together race safely: the loser sees
- * the winner's user and does nothing.
+ * here so start-up can print it once.
+ *
+ * Instances starting together on an empty database (or on several nodes of a cluster) all see
+ * an empty table and all insert `admin`; the unique index on `login` lets one insert commit.
+ * The others lose at that index (MySQL, SQLite) or at certification (Galera: a deadlock error),
+ * and `transact` runs their transaction again on a fresh snapshot, which holds the winner's
+ * `admin`: they report an install that has users. Nobody decides on a read made outside the
+ * transaction that writes, so no racer fails start-up.
  */
 export async function bootstrapAdmin(
   db: Db,
   now: Date,
   adminToken?: string,
 ): Promise<BootstrapResult> {
-  if ((await countUsers(db)) > 0) {
-    const adminTokenIgnored =
-      adminToken !== undefined && !(await chosenTokenExists(db, adminToken));
-    const live =
-      (await countLiveCredentials(db, 'api_tokens')) +
-      (await countLiveCredentials(db, 'app_passwords'));
-    return { created: false, adminTokenIgnored, noCredentials: live === 0 };
-  }
-  try {
-    return await db.transaction(async (trx) => {
-      const user = await insertNewUser(trx, BOOTSTRAP_ADMIN_LOGIN, 'administrator', now);
-      const name = adminToken === undefined ? 'first start' : 'ADMIN_TOKEN';
-      const minted = await createApiToken(trx, user.id, name, now, adminToken);
-      return {
-        created: true as const,
-        login: user.login,
-        userId: user.id,
-        token: adminToken === undefined ? minted.secret : null,
-      };
-    });
-  } catch (error) {
-    if ((await countUsers(db)) > 0) {
-      return { created: false, adminTokenIgnored: false, noCredentials: false };
-    }
-    throw error;
-  }
+  // The common case (every start after the first) stays read-only: no write transaction.
+  if ((await countUsers(db)) > 0) return existingInstall(db, adminToken);
+  return transact(db, async (trx): Promise<BootstrapResult> => {
+    if ((await countUsers(trx)) > 0) return existingInstall(trx, adminToken);
+    const user = await insertNewUser(trx, BOOTSTRAP_ADMIN_LOGIN, 'administrator', now);
+    const name = adminToken === undefined ? 'first start' : 'ADMIN_TOKEN';
+    const minted = await createApiToken(trx, user.id, name, now, adminToken);
+    return {
+      created: true,
+      login: user.login,
+      userId: user.id,
+      token: adminToken === undefined ? minted.secret : null,
+    };
+  });
+}
+
+/** What start-up reports about an install that has users already. */
+async function existingInstall(q: Queryable, adminToken?: string): Promise<BootstrapResult> {
+  const adminTokenIgnored = adminToken !== undefined && !(await chosenTokenExists(q, adminToken));
+  const live =
+    (await countLiveCredentials(q, 'api_tokens')) +
+    (await countLiveCredentials(q, 'app_passwords'));
+  return { created: false, adminTokenIgnored, noCredentials: live === 0 };
 }
 
 /**
  * The first administrator (by id), for callers that need a default author (bulk imports). On an
  * empty users table it creates `admin` without credentials: get them with the CLI
- * (`token:add --login admin`), since start-up then finds users and bootstraps nothing.
+ * (`token:add --login admin`), since start-up then finds users and bootstraps nothing. Two
+ * callers creating it at once meet at the unique `login`, as in `bootstrapAdmin`: the loser's
+ * run is repeated and finds the winner's.
  */
 export async function ensureBuiltinAdmin(db: Db, now: Date): Promise<ViewerUser> {
-  const first = await findFirstAdministrator(db);
-  if (first) return { id: Number(first.id), login: first.login, role: 'administrator' };
-  const user = await insertNewUser(db, BOOTSTRAP_ADMIN_LOGIN, 'administrator', now);
-  return { id: user.id, login: user.login, role: 'administrator' };
+  const found = await findFirstAdministrator(db);
+  if (found) return { id: Number(found.id), login: found.login, role: 'administrator' };
+  return transact(db, async (trx): Promise<ViewerUser> => {
+    const first = await findFirstAdministrator(trx);
+    if (first) return { id: Number(first.id), login: first.login, role: 'administrator' };
+    const user = await insertNewUser(trx, BOOTSTRAP_ADMIN_LOGIN, 'administrator', now);
+    return { id: user.id, login: user.login, role: 'administrator' };
+  });
 }
 
 /** Logins: what HTTP Basic can carry (no `:`), short enough for the column. */
