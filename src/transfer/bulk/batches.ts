@@ -1,4 +1,4 @@
-import { bumpListGeneration, type Db, type Dialect, type Queryable } from '../../db';
+import { transact, type Db, type Dialect, type Queryable } from '../../db';
 import { InvalidParamError } from '../../lib';
 
 /** How bulk writes are cut into batches, run, and how their failures are reported. */
@@ -130,7 +130,14 @@ export function batchSizeOf(options: BulkOptions, dialect: Dialect | null): numb
   return size;
 }
 
-/** One transaction; a failure names the records it rolled back. */
+/**
+ * One transaction, through `transact`: a batch that lost a race (deadlock, Galera certification
+ * failure, a slug a concurrent writer took first) is rolled back and run again whole, on a fresh
+ * snapshot. That is safe because `fn` changes nothing outside its transaction: ids are allocated
+ * and slugs assigned inside it (a rolled-back run leaves gaps in ids, never rows), and callers
+ * record ids, touched terms and progress only from the value a committed run returned. A failure
+ * that remains names the records it rolled back.
+ */
 export async function inBatch<T>(
   db: Db,
   offset: number,
@@ -138,11 +145,7 @@ export async function inBatch<T>(
   fn: (trx: Queryable) => Promise<T>,
 ): Promise<T> {
   try {
-    return await db.transaction(async (trx) => {
-      const result = await fn(trx);
-      await bumpListGeneration(trx);
-      return result;
-    });
+    return await transact(db, fn);
   } catch (error) {
     if (error instanceof BulkImportError) throw error;
     const reason = error instanceof Error ? error.message : String(error);

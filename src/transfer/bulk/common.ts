@@ -72,7 +72,8 @@ export type SlugSpace = { table: PostTable } | { taxonomy: Taxonomy };
  * Unique slugs for one batch, in order: a base free in the database and in the batch is kept
  * (one indexed lookup for the whole batch: the common case); a taken one gets the first free
  * `-N` suffix, like single writes, looked up for that base alone. The unique indexes still stand
- * guard: a concurrent writer taking the same slug fails the batch, which then rolls back.
+ * guard: a concurrent writer taking the same slug fails the batch's run, which `inBatch` rolls
+ * back and runs again, and the new run sees that slug taken.
  */
 export async function assignSlugs(
   q: Queryable,
