@@ -54,7 +54,14 @@ describe('the compiled build', () => {
     expect(missing).toEqual([]);
     expect(sources('migrations').length).toBeGreaterThan(0);
     expect(fs.existsSync(orphan)).toBe(false);
-    for (const file of fs.readdirSync(path.join(root, 'src', 'web', 'static'))) {
+    // The pages' style sheet and templates (static/templates/*.eta), copied byte for byte.
+    const statics = fs
+      .readdirSync(path.join(root, 'src', 'web', 'static'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => fs.statSync(path.join(root, 'src', 'web', 'static', file)).isFile());
+    expect(statics).toEqual(
+      expect.arrayContaining(['calendar.css', path.join('templates', 'event.eta')]),
+    );
+    for (const file of statics) {
       expect(fs.readFileSync(path.join(dist, 'src', 'web', 'static', file))).toEqual(
         fs.readFileSync(path.join(root, 'src', 'web', 'static', file)),
       );
