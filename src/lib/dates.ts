@@ -139,6 +139,9 @@ export function toIsoWithOffset(sql: string, zone: string): string {
 export function zoneAbbr(zone: string, utcSql: string): string {
   // From epoch milliseconds: moment's string parsing was ~1% of a list's CPU (one per event).
   const ms = Date.parse(`${utcSql.replace(' ', 'T')}Z`);
+  // The zone's own table, as moment's zoneAbbr() reads it, without building a moment per event.
+  const known = Number.isNaN(ms) ? null : moment.tz.zone(zone);
+  if (known) return known.abbr(ms);
   return moment.tz(Number.isNaN(ms) ? `${utcSql.replace(' ', 'T')}Z` : ms, zone).zoneAbbr();
 }
 

@@ -23,9 +23,22 @@ export function publicUrl(config: Config, path: string): string {
 
 /** `<site host and path>?id=<id>`: unique across sites, like the reference's global ids. */
 export function globalId(config: Config, id: number): string {
-  const site = new URL(config.siteUrl);
-  const pathPart = site.pathname === '/' ? '' : site.pathname.replace(/\/+$/, '');
-  return `${site.host}${pathPart}?id=${id}`;
+  return `${globalIdPrefix(config.siteUrl)}?id=${id}`;
+}
+
+// Parsing the site URL per event was measurable in lists; the site URL is fixed per config.
+const prefixes = new Map<string, string>();
+
+function globalIdPrefix(siteUrl: string): string {
+  let prefix = prefixes.get(siteUrl);
+  if (prefix === undefined) {
+    const site = new URL(siteUrl);
+    const pathPart = site.pathname === '/' ? '' : site.pathname.replace(/\/+$/, '');
+    prefix = `${site.host}${pathPart}`;
+    if (prefixes.size >= 100) prefixes.clear();
+    prefixes.set(siteUrl, prefix);
+  }
+  return prefix;
 }
 
 /**
