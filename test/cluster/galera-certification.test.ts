@@ -80,7 +80,15 @@ function barrier(parties: number): () => Promise<void> {
     if (root) fs.rmSync(root, { recursive: true, force: true });
   }, 120_000);
 
-  const counter = async (db: Db) => Number((await db('cert_rows').where({ id: 1 }).first()).n);
+  // A commit is applied on the other node asynchronously: a causal read (wsrep_sync_wait) waits
+  // until this node has applied every commit the cluster made before it.
+  const counter = (db: Db) =>
+    db.transaction(async (trx) => {
+      await trx.raw('SET SESSION wsrep_sync_wait = 1');
+      const row = await trx('cert_rows').where({ id: 1 }).first();
+      await trx.raw('SET SESSION wsrep_sync_wait = 0');
+      return Number(row.n);
+    });
 
   it('fails the second of two overlapping updates of one row at commit, as a retryable deadlock', async () => {
     const before = await counter(one);
