@@ -66,10 +66,19 @@ function barrier(parties: number): () => Promise<void> {
       t.integer('n').notNullable().defaultTo(0);
     });
     await one('cert_rows').insert({ id: 1, name: 'counter', n: 0 });
-    // DDL and rows replicate synchronously, but are applied asynchronously: wait for node 2.
-    for (let i = 0; i < 100 && !(await two('cert_rows').where({ id: 1 }).first()); i++) {
+    // DDL and rows replicate synchronously, but are applied asynchronously: wait until node 2
+    // has the table and the row (a read before the DDL is applied there fails: no such table).
+    const seenOnTwo = async () => {
+      try {
+        return (await two('cert_rows').where({ id: 1 }).first()) !== undefined;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && !(await seenOnTwo()); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    expect(await seenOnTwo()).toBe(true);
   }, 300_000);
 
   afterAll(async () => {
