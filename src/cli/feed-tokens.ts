@@ -4,20 +4,12 @@ import {
   createFeedToken,
   findFeedTokenById,
   listFeedTokens,
-  listUsers,
   revokeFeedToken,
 } from '../users';
 import { formatSql, namespaceUrl } from '../lib';
-import {
-  JSON_OPTION,
-  notFoundError,
-  optional,
-  positiveId,
-  required,
-  table,
-  type Command,
-} from './common';
+import { JSON_OPTION, notFoundError, optional, positiveId, required, type Command } from './common';
 import { userByLogin } from './errors';
+import { listSecrets } from './tokens';
 
 /**
  * `feed-token:*` (docs/feeds.md "Private feeds"): create a user's private feed URL (printed
@@ -48,33 +40,8 @@ export const feedTokenCommands: Record<string, Command> = {
     usage: '[--login <login>] [--json]',
     summary: 'List feed tokens (ids, names, dates; never the secrets).',
     options: { login: { type: 'string' }, ...JSON_OPTION },
-    async run({ db, out }, values) {
-      const login = optional(values, 'login');
-      const user = login === undefined ? undefined : await userByLogin(db, login);
-      const logins = new Map((await listUsers(db)).map((u) => [u.id, u.login]));
-      const rows = (await listFeedTokens(db, user?.id)).map((t) => ({
-        id: t.id,
-        login: logins.get(t.user_id) ?? String(t.user_id),
-        name: t.name,
-        created_at: t.created_at,
-        last_used_at: t.last_used_at,
-        revoked_at: t.revoked_at,
-      }));
-      if (values.json) {
-        out(JSON.stringify(rows));
-        return;
-      }
-      const head = ['ID', 'LOGIN', 'NAME', 'CREATED (UTC)', 'LAST USED', 'REVOKED'];
-      const body = rows.map((r) => [
-        String(r.id),
-        r.login,
-        r.name,
-        r.created_at,
-        r.last_used_at ?? '-',
-        r.revoked_at ?? '-',
-      ]);
-      for (const line of table([head, ...body])) out(line);
-    },
+    run: (context, values) =>
+      listSecrets(context, values, (userId) => listFeedTokens(context.db, userId)),
   },
   'feed-token:revoke': {
     usage: '<id> | --id <id> [--json]',

@@ -17,6 +17,7 @@ import {
   required,
   table,
   type Command,
+  type CommandContext,
 } from './common';
 import { asUsage, userByLogin } from './errors';
 
@@ -40,33 +41,8 @@ function listCommand(kind: Kind): Command {
     usage: '[--login <login>] [--json]',
     summary: `List ${kind.label}s (ids, names, dates; never the secrets).`,
     options: { login: { type: 'string' }, ...JSON_OPTION },
-    async run({ db, out }, values) {
-      const login = optional(values, 'login');
-      const user = login === undefined ? undefined : await userByLogin(db, login);
-      const logins = new Map((await listUsers(db)).map((u) => [u.id, u.login]));
-      const rows = (await listCredentials(db, kind.table, user?.id)).map((c) => ({
-        id: c.id,
-        login: logins.get(c.user_id) ?? String(c.user_id),
-        name: c.name,
-        created_at: c.created_at,
-        last_used_at: c.last_used_at,
-        revoked_at: c.revoked_at,
-      }));
-      if (values.json) {
-        out(JSON.stringify(rows));
-        return;
-      }
-      const head = ['ID', 'LOGIN', 'NAME', 'CREATED (UTC)', 'LAST USED', 'REVOKED'];
-      const body = rows.map((r) => [
-        String(r.id),
-        r.login,
-        r.name,
-        r.created_at,
-        r.last_used_at ?? '-',
-        r.revoked_at ?? '-',
-      ]);
-      for (const line of table([head, ...body])) out(line);
-    },
+    run: (context, values) =>
+      listSecrets(context, values, (userId) => listCredentials(context.db, kind.table, userId)),
   };
 }
 
@@ -140,3 +116,46 @@ export const tokenCommands: Record<string, Command> = {
   'app-password:list': listCommand(APP_PASSWORD),
   'app-password:revoke': revokeCommand(APP_PASSWORD),
 };
+
+/** A credential-like row as the list commands show it (secrets never listed). */
+interface ListedSecret {
+  id: number;
+  user_id: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** `…:list [--login] [--json]` of API tokens, application passwords and feed tokens alike. */
+export async function listSecrets(
+  { db, out }: CommandContext,
+  values: Parameters<Command['run']>[1],
+  find: (userId: number | undefined) => Promise<ListedSecret[]>,
+): Promise<void> {
+  const login = optional(values, 'login');
+  const user = login === undefined ? undefined : await userByLogin(db, login);
+  const logins = new Map((await listUsers(db)).map((u) => [u.id, u.login]));
+  const rows = (await find(user?.id)).map((c) => ({
+    id: c.id,
+    login: logins.get(c.user_id) ?? String(c.user_id),
+    name: c.name,
+    created_at: c.created_at,
+    last_used_at: c.last_used_at,
+    revoked_at: c.revoked_at,
+  }));
+  if (values.json) {
+    out(JSON.stringify(rows));
+    return;
+  }
+  const head = ['ID', 'LOGIN', 'NAME', 'CREATED (UTC)', 'LAST USED', 'REVOKED'];
+  const body = rows.map((r) => [
+    String(r.id),
+    r.login,
+    r.name,
+    r.created_at,
+    r.last_used_at ?? '-',
+    r.revoked_at ?? '-',
+  ]);
+  for (const line of table([head, ...body])) out(line);
+}
