@@ -6,6 +6,7 @@ export {
   bumpListGeneration,
   cachedTotal,
   onCommittedWrite,
+  pageAndTotal,
   watchCommittedWrites,
   writeGeneration,
 } from './list-counts';

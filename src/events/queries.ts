@@ -12,7 +12,7 @@ import {
 import { canEditRecord, seesUnpublished } from '../users';
 import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './filters';
 import type { EventListArgs } from './list-args';
-import { countEvents, findEventPage, type EventSeek } from './store/event-list';
+import { findEventPage, findEventPageAndTotal, type EventSeek } from './store/event-list';
 import { findEventBySlug, type EventsRead } from './store/event-reads';
 
 /**
@@ -26,28 +26,24 @@ export interface EventList extends Envelope {
 }
 
 /**
- * One page of events: a count (kept while no calendar write happened, see list-counts.ts), then
- * the page only when it has rows, so an empty list or a page past the end costs one query. Page
- * rows prime the event loader for `parent` lookups, their venues the venue loader.
+ * One page of events and the list's total (kept while no calendar write happened: one statement
+ * for both then, see list-counts.ts `pageAndTotal`; else a count, then the page only when it has
+ * rows). Page rows prime the event loader for `parent` lookups, their venues the venue loader.
  */
 export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
   const args = withoutEmptyLists(raw);
   const { filter, paged, dates } = await resolveEventFilter(ctx, args);
-  const total = await countEvents(ctx.db, filter);
+  const read = await findEventPageAndTotal(ctx.db, filter, paged.perPage, paged.offset);
   const env = envelope(
     ctx.config,
     'event',
     'events',
     paged,
-    total,
+    read.total,
     echo(ctx, args, dates),
     ctx.restNamespace,
   );
-  const events =
-    total > paged.offset
-      ? primed(ctx, await findEventPage(ctx.db, filter, paged.perPage, paged.offset))
-      : [];
-  return { events, ...env };
+  return { events: primed(ctx, read), ...env };
 }
 
 /**

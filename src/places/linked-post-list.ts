@@ -1,7 +1,7 @@
 import { seesUnpublished } from '../users';
 import type { AppContext } from '../context';
 import { formatSql, invalid, nowIn, primeAll } from '../lib';
-import { countLinkedPosts, pageLinkedPosts, type LinkedListFilter } from './store/linked-post-list';
+import { findLinkedPageAndTotal, type LinkedListFilter } from './store/linked-post-list';
 import { canReference, envelope, findById, listStatuses, paging, type Envelope } from '../posts';
 import type { PostRow, PostStatus } from '../db';
 import type { LinkedInput, LinkedKind } from './linked-posts';
@@ -48,7 +48,13 @@ export async function listLinked<Row extends PostRow>(
 ): Promise<LinkedPage<Row>> {
   const paged = paging(ctx.config, args.page, args.per_page);
   const { filter, echo } = await linkedListFilter(ctx, kind, args);
-  const total = await countLinkedPosts(ctx.db, kind.table, filter);
+  const { total, rows } = await findLinkedPageAndTotal<Row>(
+    ctx.db,
+    kind.table,
+    filter,
+    paged.perPage,
+    paged.offset,
+  );
   const env = envelope(
     ctx.config,
     kind.resource,
@@ -58,10 +64,6 @@ export async function listLinked<Row extends PostRow>(
     echo,
     ctx.restNamespace,
   );
-  const rows =
-    paged.offset < total
-      ? await pageLinkedPosts<Row>(ctx.db, kind.table, filter, paged.perPage, paged.offset)
-      : [];
   primeAll(kind.loader(ctx), rows);
   return { ...env, rows };
 }

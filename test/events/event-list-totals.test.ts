@@ -1,6 +1,12 @@
 import { createDb } from '../../src/db/knex';
 import { bumpListGeneration } from '../../src/db/list-counts';
-import { insertEvent, insertTerm, resetCalendar } from '../support/event-fixtures';
+import {
+  insertEvent,
+  insertOrganizer,
+  insertTerm,
+  insertVenue,
+  resetCalendar,
+} from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
 import { RestClient } from '../support/rest/rest-client';
 
@@ -97,5 +103,63 @@ describeEachDb('events list: cached totals', (env) => {
     } finally {
       await other.destroy();
     }
+  });
+  it('reads a page and its kept total in one statement, and counts again after a write', async () => {
+    for (const day of ['01', '02', '03']) {
+      await insertEvent(env, { title: `Day ${day}`, start: `2027-03-${day} 20:00:00` });
+    }
+    const list = () => rest.get('/events?start_date=2027-01-01&per_page=2&page=2');
+    // The first page counts the total (the response cache, if on, keeps only that page).
+    expect((await rest.get('/events?start_date=2027-01-01&per_page=2')).body.total).toBe(3);
+    const statements: string[] = [];
+    const listener = (query: { sql: string }): void => void statements.push(query.sql);
+    env.db.on('query', listener);
+    try {
+      const warm = await list();
+      expect(warm.body.events.map((e: { title: string }) => e.title)).toEqual(['Day 03']);
+      expect(warm.body.total).toBe(3);
+      // No key of the page's generation column reaches the body.
+      expect(Object.keys(warm.body.events[0])).not.toContain('__list_generation');
+      const events = statements.filter((sql) => /from [`"]?events[`"]?/i.test(sql));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatch(/list_generations/);
+    } finally {
+      env.db.removeListener('query', listener);
+    }
+    // A write elsewhere: the same page is read with a stale kept total, which is counted again;
+    // past the new end, the page is the contract's 404, as a first read would answer.
+    const other = createDb({ databaseUrl: env.config.databaseUrl, poolMax: 1 });
+    try {
+      await other.transaction(async (trx) => {
+        await trx('events').where({ title: 'Day 03' }).delete();
+        await bumpListGeneration(trx);
+      });
+    } finally {
+      await other.destroy();
+    }
+    const after = await list();
+    expect(after.status).toBe(404);
+    expect((await rest.get('/events?start_date=2027-01-01&per_page=2')).body.total).toBe(2);
+  });
+
+  it('keeps venue and organizer totals the same way, and sees writes through the generation', async () => {
+    await insertVenue(env, { title: 'Hall A' });
+    const venues = async () => (await rest.get('/venues')).body.total as number;
+    const organizers = async () => (await rest.get('/organizers')).body.total as number;
+    expect([await venues(), await organizers()]).toEqual([1, 0]);
+    expect([await venues(), await organizers()]).toEqual([1, 0]);
+    // Fixtures of this process write outside transactions: seen at once.
+    await insertOrganizer(env, { title: 'Org A' });
+    expect(await organizers()).toBe(1);
+    const other = createDb({ databaseUrl: env.config.databaseUrl, poolMax: 1 });
+    try {
+      await other.transaction(async (trx) => {
+        await trx('venues').where({ title: 'Hall A' }).update({ status: 'draft' });
+        await bumpListGeneration(trx);
+      });
+    } finally {
+      await other.destroy();
+    }
+    expect(await venues()).toBe(0);
   });
 });

@@ -19,8 +19,12 @@ import { RestClient } from '../support/rest/rest-client';
  * are the operations' own statements (the cache's are pinned in test/perf).
  */
 
-/** page (with its venues, joined), count, terms of the page, organizers, images. */
-const LIST_QUERIES = 5;
+/**
+ * page (with its venues, joined, and the write generation, which tells the list's kept total
+ * still holds), terms of the page, organizers, images. (The first list of a filter after a write
+ * counts its total besides: test/perf pins both.)
+ */
+const LIST_QUERIES = 4;
 /** event (with its venue, joined), its terms, organizers, images. */
 const SINGLE_QUERIES = 4;
 
@@ -62,6 +66,7 @@ describeEachDb(
     }
 
     it('S1/S2: a REST list page costs the same queries for 5 or 50 events', async () => {
+      await restQueries('/events?per_page=1&start_date=2027-01-01'); // counts the total
       const five = await restQueries('/events?per_page=5&start_date=2027-01-01');
       const fifty = await restQueries('/events?per_page=50&start_date=2027-01-01');
       expect({ five, fifty }).toEqual({ five: LIST_QUERIES, fifty: LIST_QUERIES });
@@ -85,6 +90,7 @@ describeEachDb(
         });
         return { events, queries };
       };
+      await count(1); // counts the total
       expect(await count(5)).toEqual({ events: 5, queries: LIST_QUERIES });
       expect(await count(50)).toEqual({ events: 50, queries: LIST_QUERIES });
     });

@@ -192,7 +192,7 @@ describeEachDb('REST routing', (env) => {
       () => {
         throw new Error('select * from `venues` exploded');
       },
-      { transaction: db.transaction.bind(db) },
+      { transaction: db.transaction.bind(db), on: db.on.bind(db) },
     ) as unknown as typeof db;
     // The request's log lines come from a child of the app's logger: capture them.
     const written: string[] = [];

@@ -4,6 +4,7 @@ import { whereReusable } from '../../posts';
 import {
   normalizeRow,
   normalizeRows,
+  pageAndTotal,
   whereExactly,
   whereNameIn,
   whereSameName,
@@ -93,6 +94,27 @@ export function filtered(
   return query;
 }
 
+/**
+ * The exact total and one page (by name, then id): kept totals as the events list keeps them
+ * (`pageAndTotal`), so a page of a list counted before, with no write since, is one statement.
+ */
+export async function findLinkedPageAndTotal<T extends PostRow>(
+  q: Queryable,
+  table: LinkedTable,
+  filter: LinkedListFilter,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: T[] }> {
+  const { total, rows } = await pageAndTotal(
+    q,
+    `${table} ${JSON.stringify(filter)}`,
+    () => filtered(q, table, filter).count({ total: '*' }),
+    () => pageQuery(q, table, filter, limit, offset),
+    offset,
+  );
+  return { total, rows: normalizeRows<T>(rows) };
+}
+
 export async function countLinkedPosts(
   q: Queryable,
   table: LinkedTable,
@@ -103,19 +125,18 @@ export async function countLinkedPosts(
 }
 
 /** One page, by name (case-insensitively, the same on every dialect) then id. */
-export async function pageLinkedPosts<T extends PostRow>(
+function pageQuery(
   q: Queryable,
   table: LinkedTable,
   filter: LinkedListFilter,
   limit: number,
   offset: number,
-): Promise<T[]> {
-  const rows = await filtered(q, table, filter)
+): Knex.QueryBuilder {
+  return filtered(q, table, filter)
     .select(`${table}.*`)
     .orderByRaw('LOWER(??) ASC, ?? ASC', [`${table}.title`, `${table}.id`])
     .limit(limit)
     .offset(offset);
-  return normalizeRows<T>(rows);
 }
 
 /**
