@@ -74,6 +74,53 @@ export class HotRead {
   }
 }
 
+/**
+ * Reads whose whole statement — text and bindings — follows from a key the caller computes (a
+ * list's filter and page): Knex builds and compiles the statement once per key, later reads with
+ * the same key run that text as `HotRead` runs its own. Building a list page's query (filters,
+ * sub-queries, the joined venue) through Knex cost about as much as the driver's whole work for
+ * it. The key must decide everything the builder puts into the statement.
+ */
+export class KeyedRead {
+  private readonly statements = new Map<string, { sql: string; bindings: readonly Key[] }>();
+
+  constructor(private readonly maxKeys = 2000) {}
+
+  async run(q: Queryable, key: string, build: () => Knex.QueryBuilder): Promise<Row[]> {
+    if ((q as Knex.Transaction).isTransaction) return (await build()) as Row[];
+    const shape = `${clientDialect(q)}:${key}`;
+    let statement = this.statements.get(shape);
+    if (statement !== undefined && VERIFY_KEYS) verify(statement, build, key);
+    if (statement === undefined) {
+      const native = build().toSQL().toNative();
+      statement = { sql: native.sql, bindings: native.bindings as Key[] };
+      if (this.statements.size >= this.maxKeys) {
+        const oldest = this.statements.keys().next();
+        if (!oldest.done) this.statements.delete(oldest.value);
+      }
+      this.statements.set(shape, statement);
+    }
+    return runOnPool(q, statement.sql, statement.bindings);
+  }
+}
+
+/** Under the tests (jest sets NODE_ENV=test), every kept statement is checked against a new build. */
+const VERIFY_KEYS = process.env.NODE_ENV === 'test';
+
+function verify(
+  kept: { sql: string; bindings: readonly Key[] },
+  build: () => Knex.QueryBuilder,
+  key: string,
+): void {
+  const native = build().toSQL().toNative();
+  if (
+    native.sql !== kept.sql ||
+    JSON.stringify(native.bindings) !== JSON.stringify(kept.bindings)
+  ) {
+    throw new Error(`KeyedRead: the key "${key}" does not decide its statement`);
+  }
+}
+
 async function runOnPool(q: Queryable, sql: string, keys: readonly Key[]): Promise<Row[]> {
   const client = q.client as PoolClient;
   const connection = await client.acquireConnection();

@@ -1,6 +1,6 @@
 /** The door of src/db: the Knex instance, row types, transactions and the migration runner. */
 export { describeDbError, isDatabaseUnavailable } from './errors';
-export { HotRead } from './hot-read';
+export { HotRead, KeyedRead } from './hot-read';
 export { clientDialect, createDb, dialectOf, redactedUrl, type Db, type Dialect } from './knex';
 export {
   bumpListGeneration,

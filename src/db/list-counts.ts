@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { KeyedRead } from './hot-read';
 import type { Queryable } from './queryable';
 
 /**
@@ -196,12 +197,14 @@ export async function pageAndTotal(
   q: Queryable,
   key: string,
   count: () => Knex.QueryBuilder,
-  page: () => Knex.QueryBuilder,
+  page: PageRead,
   offset: number,
 ): Promise<PageAndTotal> {
   const known = isTransaction(q) ? undefined : cacheOf(q as Knex).get(key);
   if (known) {
-    const rows = (await page().select(generationOf(q, GENERATION))) as Row[];
+    const rows = await PAGES.run(q, `${page.key} +generation`, () =>
+      page.build().select(generationOf(q, GENERATION)),
+    );
     if (rows.length > 0 && Number(rows[0]![GENERATION]) === known.generation) {
       return { total: known.total, rows: rows.map(withoutGeneration) };
     }
@@ -209,10 +212,25 @@ export async function pageAndTotal(
     const total =
       rows.length > 0 ? await countAndKeep(q, key, count()) : await cachedTotal(q, key, count());
     if (offset >= total) return { total, rows: [] };
-    return { total, rows: rows.length > 0 ? rows.map(withoutGeneration) : await page() };
+    return { total, rows: rows.length > 0 ? rows.map(withoutGeneration) : await read(q, page) };
   }
   const total = await cachedTotal(q, key, count());
-  return { total, rows: offset < total ? ((await page()) as Row[]) : [] };
+  return { total, rows: offset < total ? await read(q, page) : [] };
+}
+
+/**
+ * A page's query (`build`) and a key deciding all of it — filter, size, offset — under which its
+ * compiled statement is kept (`KeyedRead`).
+ */
+export interface PageRead {
+  key: string;
+  build: () => Knex.QueryBuilder;
+}
+
+const PAGES = new KeyedRead();
+
+function read(q: Queryable, page: PageRead): Promise<Row[]> {
+  return PAGES.run(q, page.key, page.build);
 }
 
 function generationOf(q: Queryable, alias: string): Knex.Raw {

@@ -1,4 +1,4 @@
-import { HotRead } from '../../src/db/hot-read';
+import { HotRead, KeyedRead } from '../../src/db/hot-read';
 import { clientDialect, createDb, type Db } from '../../src/db/knex';
 import { insertEvent, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
@@ -143,4 +143,23 @@ describeEachDb('hot reads and prepared statements', (env) => {
       expect(await titles()).toEqual(['Uno', 'Two']);
     });
   }
+  it('keeps a keyed statement per key, and the tests check that the key decides it', async () => {
+    const titled = new KeyedRead();
+    const byTitle = (title: string) => () => db('events').select('id').where({ title });
+    const sent: string[] = [];
+    const listener = (query: { sql: string }): void => void sent.push(query.sql);
+    db.on('query', listener);
+    try {
+      expect(await titled.run(db, 'Two', byTitle('Two'))).toEqual([{ id: ids[1] }]);
+      expect(await titled.run(db, 'Two', byTitle('Two'))).toEqual([{ id: ids[1] }]);
+      expect(await titled.run(db, 'None', byTitle('None'))).toEqual([]);
+    } finally {
+      db.removeListener('query', listener);
+    }
+    expect(sent).toHaveLength(3);
+    // A key that leaves out what the statement binds would answer another list: caught here.
+    await expect(titled.run(db, 'Two', byTitle('None'))).rejects.toThrow(
+      'KeyedRead: the key "Two" does not decide its statement',
+    );
+  });
 });

@@ -211,7 +211,10 @@ export async function findEventPageAndTotal(
     q,
     totalKey(f),
     () => countQuery(q, f),
-    () => eventPageQuery(q, f, limit, offset),
+    {
+      key: `events ${limit} ${offset} ${JSON.stringify(f)}`,
+      build: () => eventPageQuery(q, f, limit, offset),
+    },
     offset,
   );
   return { total, ...inListOrder(f, rows) };

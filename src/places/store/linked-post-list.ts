@@ -105,11 +105,12 @@ export async function findLinkedPageAndTotal<T extends PostRow>(
   limit: number,
   offset: number,
 ): Promise<{ total: number; rows: T[] }> {
+  const key = `${table} ${JSON.stringify(filter)}`;
   const { total, rows } = await pageAndTotal(
     q,
-    `${table} ${JSON.stringify(filter)}`,
+    key,
     () => filtered(q, table, filter).count({ total: '*' }),
-    () => pageQuery(q, table, filter, limit, offset),
+    { key: `${limit} ${offset} ${key}`, build: () => pageQuery(q, table, filter, limit, offset) },
     offset,
   );
   return { total, rows: normalizeRows<T>(rows) };
