@@ -90,7 +90,7 @@ export class KeyedRead {
     if ((q as Knex.Transaction).isTransaction) return (await build()) as Row[];
     const shape = `${clientDialect(q)}:${key}`;
     let statement = this.statements.get(shape);
-    if (statement !== undefined && VERIFY_KEYS) verify(statement, build, key);
+    if (statement !== undefined && verifyKeys) verify(statement, build, key);
     if (statement === undefined) {
       const native = build().toSQL().toNative();
       statement = { sql: native.sql, bindings: native.bindings as Key[] };
@@ -104,8 +104,15 @@ export class KeyedRead {
   }
 }
 
-/** Under the tests (jest sets NODE_ENV=test), every kept statement is checked against a new build. */
-const VERIFY_KEYS = process.env.NODE_ENV === 'test';
+let verifyKeys = false;
+
+/**
+ * Checks every reuse of a kept statement against a new build, throwing when they differ (the
+ * key left out something the statement depends on). The test suite turns it on for every test.
+ */
+export function verifyKeyedReads(on: boolean): void {
+  verifyKeys = on;
+}
 
 function verify(
   kept: { sql: string; bindings: readonly Key[] },

@@ -25,6 +25,8 @@ export interface BenchOptions {
   direct: boolean;
   /** Keep the two databases afterwards (dropped by default). */
   keep: boolean;
+  /** Names of the two databases: `<prefix>_raw`, `<prefix>_ours`. */
+  databases: string;
   build: boolean;
   /** Write a V8 CPU profile of each of our servers (node --cpu-prof) into the results. */
   profile: boolean;
@@ -35,7 +37,7 @@ export class UsageError extends Error {}
 const USAGE = `npm run bench -- [--events 1000] [--duration 10] [--warmup 2] [--runs 3]
   [--connections 8] [--scenarios S1,...,S9] [--cache off,on] [--tool wrk|autocannon]
   [--mysql-url mysql://root@127.0.0.1:3306] [--seed 42] [--seed-concurrency 4]
-  [--direct] [--keep] [--no-build] [--profile]`;
+  [--direct] [--keep] [--databases cal_bench19] [--no-build] [--profile]`;
 
 function positive(name: string, raw: string, min = 1): number {
   const value = Number(raw);
@@ -43,6 +45,13 @@ function positive(name: string, raw: string, min = 1): number {
     throw new UsageError(`--${name} must be an integer ≥ ${min}, got "${raw}"\n${USAGE}`);
   }
   return value;
+}
+
+function databaseName(prefix: string): string {
+  if (!/^[A-Za-z0-9_]{1,50}$/.test(prefix)) {
+    throw new UsageError(`--databases takes letters, digits and _, got "${prefix}"\n${USAGE}`);
+  }
+  return prefix;
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -63,6 +72,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'seed-concurrency': { type: 'string', default: '4' },
       direct: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      databases: { type: 'string', default: 'cal_bench19' },
       'no-build': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -101,6 +111,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     // Through the APIs, 1,000,000 events would take hours on both sides.
     direct: values.direct || events > 100_000,
     keep: values.keep,
+    databases: databaseName(values.databases),
     build: !values['no-build'],
     profile: values.profile,
   };

@@ -27,7 +27,10 @@ import { addPasses, failures, ratioTable, rssPeak, type LoadFile, type Passes } 
  * them all), and prints medians and each target's ratio to the raw limit.
  */
 
-const DATABASES = { raw: 'cal_bench19_raw', ours: 'cal_bench19_ours' };
+/** The two databases of a run: `<prefix>_raw` and `<prefix>_ours` (`--databases`). */
+function databasesOf(prefix: string): { raw: string; ours: string } {
+  return { raw: `${prefix}_raw`, ours: `${prefix}_ours` };
+}
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 function yesterdayUtc(): string {
@@ -48,10 +51,10 @@ function mariadbPid(): string | undefined {
   return undefined;
 }
 
-async function recreateDatabases(url: string, drop: boolean): Promise<void> {
+async function recreateDatabases(url: string, prefix: string, drop: boolean): Promise<void> {
   const admin = await mysql.createConnection({ uri: url });
   try {
-    for (const name of Object.values(DATABASES)) {
+    for (const name of Object.values(databasesOf(prefix))) {
       await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
       if (!drop) {
         await admin.query(
@@ -76,9 +79,10 @@ async function run(opts: BenchOptions): Promise<void> {
   fs.mkdirSync(results, { recursive: true });
   if (opts.build) buildService();
   const base = opts.mysqlUrl.replace(/\/+$/, '');
-  const rawUrl = `${base}/${DATABASES.raw}`;
-  const oursUrl = `${base}/${DATABASES.ours}`;
-  await recreateDatabases(opts.mysqlUrl, false);
+  const names = databasesOf(opts.databases);
+  const rawUrl = `${base}/${names.raw}`;
+  const oursUrl = `${base}/${names.ours}`;
+  await recreateDatabases(opts.mysqlUrl, opts.databases, false);
   const servers: Server[] = [];
   try {
     const rawPort = await freePort();
@@ -263,7 +267,7 @@ async function run(opts: BenchOptions): Promise<void> {
     process.stdout.write(`\n${summary}\n\nresults: ${results}\n`);
   } finally {
     for (const server of servers.reverse()) await server.stop();
-    if (!opts.keep) await recreateDatabases(opts.mysqlUrl, true);
+    if (!opts.keep) await recreateDatabases(opts.mysqlUrl, opts.databases, true);
   }
 }
 
