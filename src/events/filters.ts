@@ -85,15 +85,41 @@ function resolveDates(
     );
   }
   if (!RELATIVE.some((p) => given(args[p]))) {
-    const today = nowIn(zone, ctx.now());
-    if (!given(args.start_date)) {
-      values.set('start_date', `${today.minus({ days: 1 }).toFormat('yyyy-LL-dd')} 00:00:00`);
-    }
-    if (!given(args.end_date)) {
-      values.set('end_date', `${today.plus({ months: 24 }).toFormat('yyyy-LL-dd')} 23:59:59`);
-    }
+    const window = defaultWindow(zone, ctx.now());
+    if (!given(args.start_date)) values.set('start_date', window.start);
+    if (!given(args.end_date)) values.set('end_date', window.end);
   }
   return values;
+}
+
+interface DefaultWindow {
+  zone: string;
+  start: string;
+  end: string;
+  /** The window holds from this instant (the local day's start) until `until` (the next one). */
+  from: number;
+  until: number;
+}
+
+let lastWindow: DefaultWindow | undefined;
+
+/**
+ * The default window, from yesterday to 24 months ahead in the site's zone: the same all day, so
+ * it is worked out with luxon once per local day (it was ~2 % of a list request's CPU).
+ */
+function defaultWindow(zone: string, now: Date): DefaultWindow {
+  const ms = now.getTime();
+  const kept = lastWindow;
+  if (kept && kept.zone === zone && ms >= kept.from && ms < kept.until) return kept;
+  const today = nowIn(zone, now);
+  lastWindow = {
+    zone,
+    start: `${today.minus({ days: 1 }).toFormat('yyyy-LL-dd')} 00:00:00`,
+    end: `${today.plus({ months: 24 }).toFormat('yyyy-LL-dd')} 23:59:59`,
+    from: today.startOf('day').toMillis(),
+    until: today.startOf('day').plus({ days: 1 }).toMillis(),
+  };
+  return lastWindow;
 }
 
 function searchWords(search: string | null | undefined, problems: Problems): string[] {

@@ -42,6 +42,29 @@ describeEachDb('events list: date window and date parameters', (env) => {
     );
   });
 
+  it('moves the default window at local midnight, and with the site time zone', async () => {
+    const window = async () => {
+      const url = (await listEvents(env)).rest_url as string;
+      return /start_date=([^&]+)&end_date=([^&]+)/.exec(url)!.slice(1);
+    };
+    const saved = { now: env.now, zone: env.config.siteTimezone };
+    try {
+      env.now = new Date('2026-11-21T23:59:59Z');
+      expect(await window()).toEqual(['2026-11-20 00:00:00', '2028-11-21 23:59:59']);
+      env.now = new Date('2026-11-22T00:00:00Z');
+      expect(await window()).toEqual(['2026-11-21 00:00:00', '2028-11-22 23:59:59']);
+      // Back in time (a pinned clock may move so): the earlier day's window again.
+      env.now = new Date('2026-11-21T12:00:00Z');
+      expect(await window()).toEqual(['2026-11-20 00:00:00', '2028-11-21 23:59:59']);
+      // Already Sunday in Auckland (UTC+13).
+      env.config.siteTimezone = 'Pacific/Auckland';
+      expect(await window()).toEqual(['2026-11-21 00:00:00', '2028-11-22 23:59:59']);
+    } finally {
+      env.now = saved.now;
+      env.config.siteTimezone = saved.zone;
+    }
+  });
+
   it('widens start_date/end_date to whole days unless strict_dates', async () => {
     await insertEvent(env, {
       title: 'e1',
