@@ -67,6 +67,23 @@ async function recreateDatabases(url: string, prefix: string, drop: boolean): Pr
   }
 }
 
+/** MariaDB's default 128 MB buffer pool does not hold a large run's data: the run would measure the disk. */
+const LARGE_BUFFER_POOL = 2 * 1024 ** 3;
+
+async function raiseBufferPool(url: string): Promise<void> {
+  const admin = await mysql.createConnection({ uri: url });
+  try {
+    const [[row]] = (await admin.query('SELECT @@innodb_buffer_pool_size AS size')) as unknown as [
+      { size: number | string }[],
+    ];
+    if (Number(row?.size) >= LARGE_BUFFER_POOL) return;
+    await admin.query(`SET GLOBAL innodb_buffer_pool_size = ${LARGE_BUFFER_POOL}`);
+    say(`innodb_buffer_pool_size raised from ${row?.size} to ${LARGE_BUFFER_POOL} (until restart)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 function throughput(output: string): number {
   const match = /THROUGHPUT .*records\/s=([\d.]+)/.exec(output);
   return match ? Number(match[1]) : NaN;
@@ -83,6 +100,7 @@ async function run(opts: BenchOptions): Promise<void> {
   const rawUrl = `${base}/${names.raw}`;
   const oursUrl = `${base}/${names.ours}`;
   await recreateDatabases(opts.mysqlUrl, opts.databases, false);
+  if (opts.events > 100_000) await raiseBufferPool(opts.mysqlUrl);
   const servers: Server[] = [];
   try {
     const rawPort = await freePort();
