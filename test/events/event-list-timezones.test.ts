@@ -49,6 +49,35 @@ describeEachDb('events list: time zones on a UTC site', (env) => {
       'ny-winter',
     ]);
   });
+
+  it('lists by the end bound an event whose local end is before its local start (DST fall-back)', async () => {
+    // 01:50 EDT to 01:10 EST: 20 minutes later in UTC, 40 minutes earlier on the wall clock.
+    await insertEvent(env, {
+      title: 'fall-back',
+      start: '2027-11-07 01:50:00',
+      end: '2027-11-07 01:10:00',
+      timezone: 'America/New_York',
+    });
+    await insertEvent(env, {
+      title: 'week-later',
+      start: '2027-11-14 10:00:00',
+      end: '2027-11-14 11:00:00',
+    });
+    // An end bound implies a bound on the start for the index (a day after it): the event whose
+    // wall-clock start is past the end bound is still listed.
+    const strict = { strict_dates: true, start_date: '2027-11-07 00:00:00' };
+    expect(await titles(env, { ...strict, end_date: '2027-11-07 01:20:00' })).toEqual([
+      'fall-back',
+    ]);
+    expect(await titles(env, { ...strict, end_date: '2027-11-07 01:05:00' })).toEqual([]);
+    expect(await titles(env, { start_date: '2027-11-01', end_date: '2027-11-13' })).toEqual([
+      'fall-back',
+    ]);
+    expect(await titles(env, { start_date: '2027-11-01', end_date: '2027-11-14' })).toEqual([
+      'fall-back',
+      'week-later',
+    ]);
+  });
 });
 
 describeEachDb(

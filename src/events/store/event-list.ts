@@ -55,6 +55,20 @@ export interface EventListFilter {
   termEvents?: number | null;
 }
 
+/**
+ * A day after the wall-clock `YYYY-MM-DD HH:MM:SS`: writes keep an event's end at or after its
+ * start in UTC (`END_BEFORE_START`), so its local start is at most a DST shift (hours) after its
+ * local end; a day covers every zone. Null at the end of the calendar (DATETIME stops at 9999).
+ */
+function dayAfter(wall: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(wall);
+  if (!m || Number(m[1]) >= 9999) return null;
+  const next = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]! + 1, +m[4]!, +m[5]!, +m[6]!));
+  // Date.UTC reads years 0-99 as 1900-1999: set the year back explicitly.
+  next.setUTCFullYear(+m[1]!, +m[2]! - 1, +m[3]! + 1);
+  return next.toISOString().slice(0, 19).replace('T', ' ');
+}
+
 /** `!` escapes LIKE wildcards the same way on MySQL and SQLite (backslash does not). */
 function likePattern(word: string): string {
   return `%${word.replace(/[!%_]/g, '!$&')}%`;
@@ -130,6 +144,14 @@ export function applyFilter(
   // Hidden events stay readable by id but never list.
   query.where('events.hide_from_listings', 0);
   for (const d of f.dates) query.where(`events.${d.column}`, d.op, d.value);
+  // An upper bound on the end implies one on the start, which the index can seek on: without
+  // it the range ran from the window's first start to the last event of the table (a week of
+  // 1,000,000 events counted ~475,000 index entries, 0.35 s, to find 9,500).
+  for (const d of f.dates) {
+    const bound =
+      d.column === 'end_date' && d.op !== '>=' && d.op !== '>' ? dayAfter(d.value) : null;
+    if (bound) query.where('events.start_date', '<=', bound);
+  }
   for (const word of f.searchWords) {
     const pattern = likePattern(word);
     if (use === 'count') {
