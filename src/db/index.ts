@@ -6,7 +6,12 @@ export {
   bumpListGeneration,
   cachedTotal,
   onCommittedWrite,
+  onTotalsDropped,
+  keepTotal,
   pageAndTotal,
+  rowGeneration,
+  selectGeneration,
+  withoutGenerations,
   watchCommittedWrites,
   writeGeneration,
 } from './list-counts';

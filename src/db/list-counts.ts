@@ -121,13 +121,26 @@ const LIST_WRITE =
   /^\s*(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into)\s+[`"]?(?:events|event_terms|event_organizers|venues|organizers|terms)[`"]?[\s(]/i;
 
 const caches = new WeakMap<Knex, TotalCache>();
+const clearListeners = new Set<(db: Knex) => void>();
+
+/**
+ * Calls `listener` whenever the kept totals of `db` are dropped because this process wrote to a
+ * list's table outside a write transaction (which moves no generation): what is kept beside
+ * the totals must go too.
+ */
+export function onTotalsDropped(listener: (db: Knex) => void): void {
+  clearListeners.add(listener);
+}
 
 function cacheOf(db: Knex): TotalCache {
   let cache = caches.get(db);
   if (!cache) {
     const created = new TotalCache();
     db.on('query-response', (_response: unknown, query: { sql?: unknown }) => {
-      if (typeof query.sql === 'string' && LIST_WRITE.test(query.sql)) created.clear();
+      if (typeof query.sql === 'string' && LIST_WRITE.test(query.sql)) {
+        created.clear();
+        for (const listener of clearListeners) listener(db);
+      }
     });
     caches.set(db, created);
     cache = created;
@@ -246,4 +259,24 @@ function withoutGeneration(raw: Row): Row {
   const row: Row = {};
   for (const key in raw) if (key !== GENERATION) row[key] = raw[key];
   return row;
+}
+
+/** Selects the write generation too, read in the same snapshot (`rowGeneration` reads it). */
+export function selectGeneration(q: Queryable, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  return query.select(generationOf(q, GENERATION));
+}
+
+/** The generation `selectGeneration` added to a row. */
+export function rowGeneration(row: Row): number {
+  return Number(row[GENERATION]);
+}
+
+/** Keeps a total counted elsewhere (with the generation read by the same statement). */
+export function keepTotal(q: Queryable, key: string, generation: number, total: number): void {
+  if (!isTransaction(q)) cacheOf(q as Knex).set(key, { generation, total });
+}
+
+/** Rows without the column `selectGeneration` added. */
+export function withoutGenerations(rows: Row[]): Row[] {
+  return rows.map(withoutGeneration);
 }

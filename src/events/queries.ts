@@ -13,6 +13,7 @@ import { canEditRecord, seesUnpublished } from '../users';
 import { RELATIVE, resolveEventFilter, withoutEmptyLists, type DateParam } from './filters';
 import type { EventListArgs } from './list-args';
 import { findEventPage, findEventPageAndTotal, type EventSeek } from './store/event-list';
+import { findDeepEventPage } from './store/deep-pages';
 import { findEventBySlug, type EventsRead } from './store/event-reads';
 
 /**
@@ -33,7 +34,9 @@ export interface EventList extends Envelope {
 export async function listEvents(ctx: AppContext, raw: EventListArgs): Promise<EventList> {
   const args = withoutEmptyLists(raw);
   const { filter, paged, dates } = await resolveEventFilter(ctx, args);
-  const read = await findEventPageAndTotal(ctx.db, filter, paged.perPage, paged.offset);
+  const read =
+    (await findDeepEventPage(ctx.db, filter, paged.perPage, paged.offset)) ??
+    (await findEventPageAndTotal(ctx.db, filter, paged.perPage, paged.offset));
   const env = envelope(
     ctx.config,
     'event',

@@ -27,6 +27,11 @@ export interface BenchOptions {
   keep: boolean;
   /** Names of the two databases: `<prefix>_raw`, `<prefix>_ours`. */
   databases: string;
+  /**
+   * The results folder of an earlier run made with `--keep` on the same `--databases`: its
+   * manifests and databases are used as they are, nothing is seeded.
+   */
+  reuse: string | undefined;
   build: boolean;
   /** Write a V8 CPU profile of each of our servers (node --cpu-prof) into the results. */
   profile: boolean;
@@ -37,7 +42,8 @@ export class UsageError extends Error {}
 const USAGE = `npm run bench -- [--events 1000] [--duration 10] [--warmup 2] [--runs 3]
   [--connections 8] [--scenarios S1,...,S9] [--cache off,on] [--tool wrk|autocannon]
   [--mysql-url mysql://root@127.0.0.1:3306] [--seed 42] [--seed-concurrency 4]
-  [--direct] [--keep] [--databases cal_bench19] [--no-build] [--profile]`;
+  [--direct] [--keep] [--databases cal_bench19] [--reuse <results dir>] [--no-build]
+  [--profile]`;
 
 function positive(name: string, raw: string, min = 1): number {
   const value = Number(raw);
@@ -73,6 +79,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       direct: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       databases: { type: 'string', default: 'cal_bench19' },
+      reuse: { type: 'string' },
       'no-build': { type: 'boolean', default: false },
       profile: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -112,6 +119,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     direct: values.direct || events > 100_000,
     keep: values.keep,
     databases: databaseName(values.databases),
+    reuse: values.reuse,
     build: !values['no-build'],
     profile: values.profile,
   };

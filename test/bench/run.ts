@@ -99,14 +99,14 @@ async function run(opts: BenchOptions): Promise<void> {
   const names = databasesOf(opts.databases);
   const rawUrl = `${base}/${names.raw}`;
   const oursUrl = `${base}/${names.ours}`;
-  await recreateDatabases(opts.mysqlUrl, opts.databases, false);
+  if (!opts.reuse) await recreateDatabases(opts.mysqlUrl, opts.databases, false);
   if (opts.events > 100_000) await raiseBufferPool(opts.mysqlUrl);
   const servers: Server[] = [];
   try {
     const rawPort = await freePort();
     const raw = await startServer(
       'raw',
-      [path.join(SHARED, 'baseline', 'server.mjs'), '--reset'],
+      [path.join(SHARED, 'baseline', 'server.mjs'), ...(opts.reuse ? [] : ['--reset'])],
       { PORT: String(rawPort), HOST: '127.0.0.1', DB_URL: rawUrl, AUTH: 'admin:bench' },
       rawPort,
       `http://127.0.0.1:${rawPort}/api/v1/venues`,
@@ -159,7 +159,14 @@ async function run(opts: BenchOptions): Promise<void> {
       ours: path.join(results, 'manifest-ours.json'),
     };
     let seedRates: { raw: number; ours: number; mode: string };
-    if (opts.direct) {
+    if (opts.reuse) {
+      // The kept databases of an earlier run (--keep) and its manifests: no seeding.
+      for (const [side, file] of Object.entries(manifests)) {
+        fs.copyFileSync(path.join(opts.reuse, path.basename(file)), file);
+        say(`reusing ${side}: ${opts.reuse}/${path.basename(file)}`);
+      }
+      seedRates = { raw: NaN, ours: NaN, mode: `not measured: reused ${opts.reuse}` };
+    } else if (opts.direct) {
       say(`seeding ${opts.events} events by bulk SQL into the raw limit's schema`);
       const out = await runScript(
         'seed.mjs',
@@ -285,7 +292,7 @@ async function run(opts: BenchOptions): Promise<void> {
     process.stdout.write(`\n${summary}\n\nresults: ${results}\n`);
   } finally {
     for (const server of servers.reverse()) await server.stop();
-    if (!opts.keep) await recreateDatabases(opts.mysqlUrl, opts.databases, true);
+    if (!opts.keep && !opts.reuse) await recreateDatabases(opts.mysqlUrl, opts.databases, true);
   }
 }
 

@@ -200,7 +200,7 @@ export function applyFilter(
  * What decides a total: the filter without its plan hints; the text readers only with search
  * words (so callers of one role share the totals of every other list).
  */
-function totalKey(f: EventListFilter): string {
+export function totalKey(f: EventListFilter): string {
   const decisive = (key: string, value: unknown): unknown =>
     key === 'termEvents' || (key === 'textReaders' && f.searchWords.length === 0)
       ? undefined
@@ -274,11 +274,11 @@ export async function findEventPage(
   return inListOrder(f, (await eventPageQuery(q, f, limit, offset, after)) as PageRow[]);
 }
 
-function inListOrder(f: EventListFilter, rows: PageRow[]): EventsRead {
+export function inListOrder(f: EventListFilter, rows: PageRow[]): EventsRead {
   return splitVenues(rows.sort(f.include ? byId : byStartThenId));
 }
 
-type PageRow = Record<string, unknown>;
+export type PageRow = Record<string, unknown>;
 const byId = (a: PageRow, b: PageRow): number => (a.id as number) - (b.id as number);
 /** `start_date` is `YYYY-MM-DD HH:MM:SS` text on both engines: text order is time order. */
 const byStartThenId = (a: PageRow, b: PageRow): number =>
