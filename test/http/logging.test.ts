@@ -105,7 +105,7 @@ describeEachDb('logging', (env) => {
       () => {
         throw new Error(`insert into \`events\` (\`password\`) values ('${eventPassword}') - boom`);
       },
-      { transaction: db.transaction.bind(db) },
+      { transaction: db.transaction.bind(db), on: db.on.bind(db) },
     ) as unknown as typeof db;
     try {
       const failed = await app.yoga.fetch(`${NS}/venues`, {

@@ -258,7 +258,7 @@ describeEachDb('security', (env) => {
         () => {
           throw new Error("select * from `venues` where `password` = 'hunter2' exploded");
         },
-        { transaction: db.transaction.bind(db) },
+        { transaction: db.transaction.bind(db), on: db.on.bind(db) },
       ) as unknown as typeof db;
       try {
         const restAnswer = await app.yoga.fetch(`${NS}/venues`);
