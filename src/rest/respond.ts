@@ -25,9 +25,10 @@ export function toResponse(
   const method = request.method.toUpperCase();
   const head = method === 'HEAD';
   const text = reply.body === null ? null : JSON.stringify(reply.body);
+  // X-Content-Type-Options comes with the other security headers (src/http/plugin.ts): set
+  // here too, it went out twice.
   const headers: Record<string, string> = {
     'Content-Type': 'application/json; charset=UTF-8',
-    'X-Content-Type-Options': 'nosniff',
     ...reply.headers,
   };
   if (reply.status !== 200 || text === null || !(head || method === 'GET')) {

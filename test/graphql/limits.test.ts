@@ -307,6 +307,8 @@ describeEachDb(
         try {
           const ok = await get({});
           expect(ok.status).toBe(200);
+          // Sent once (Node joins repeated headers: "nosniff, nosniff" if sent twice).
+          expect(ok.headers['x-content-type-options']).toBe('nosniff');
           const big = await get({ 'x-filler': 'f'.repeat(4000) });
           expect(big.status).toBe(431);
           expect(JSON.parse(big.body)).toMatchObject({
