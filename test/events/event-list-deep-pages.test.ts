@@ -1,8 +1,7 @@
-import { bumpListGeneration } from '../../src/db/list-counts';
-import { createDb } from '../../src/db/knex';
 import { setDeepOffset } from '../../src/events/store/deep-pages';
 import { insertEvent, insertTerm, resetCalendar } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
+import { writeFromAnotherProcess } from '../support/other-process';
 import { RestClient } from '../support/rest/rest-client';
 
 /**
@@ -69,15 +68,7 @@ describeEachDb(
       // One event more before the page: it starts one event earlier.
       expect(after.body.events.slice(1)).toEqual(before.body.events.slice(0, 4));
       // Another process's write moves the generation: the page read sees it.
-      const other = createDb({ databaseUrl: env.config.databaseUrl, poolMax: 1 });
-      try {
-        await other.transaction(async (trx) => {
-          await trx('events').where({ id }).delete();
-          await bumpListGeneration(trx);
-        });
-      } finally {
-        await other.destroy();
-      }
+      await writeFromAnotherProcess(env, (trx) => trx('events').where({ id }).delete());
       const again = await rest.get('/events?start_date=2027-05-01&per_page=5&page=3');
       expect(again.body).toEqual(before.body);
     });

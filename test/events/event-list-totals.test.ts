@@ -8,6 +8,7 @@ import {
   resetCalendar,
 } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
+import { writeFromAnotherProcess } from '../support/other-process';
 import { RestClient } from '../support/rest/rest-client';
 
 /**
@@ -128,15 +129,7 @@ describeEachDb('events list: cached totals', (env) => {
     }
     // A write elsewhere: the same page is read with a stale kept total, which is counted again;
     // past the new end, the page is the contract's 404, as a first read would answer.
-    const other = createDb({ databaseUrl: env.config.databaseUrl, poolMax: 1 });
-    try {
-      await other.transaction(async (trx) => {
-        await trx('events').where({ title: 'Day 03' }).delete();
-        await bumpListGeneration(trx);
-      });
-    } finally {
-      await other.destroy();
-    }
+    await writeFromAnotherProcess(env, (trx) => trx('events').where({ title: 'Day 03' }).delete());
     const after = await list();
     expect(after.status).toBe(404);
     expect((await rest.get('/events?start_date=2027-01-01&per_page=2')).body.total).toBe(2);
@@ -151,15 +144,9 @@ describeEachDb('events list: cached totals', (env) => {
     // Fixtures of this process write outside transactions: seen at once.
     await insertOrganizer(env, { title: 'Org A' });
     expect(await organizers()).toBe(1);
-    const other = createDb({ databaseUrl: env.config.databaseUrl, poolMax: 1 });
-    try {
-      await other.transaction(async (trx) => {
-        await trx('venues').where({ title: 'Hall A' }).update({ status: 'draft' });
-        await bumpListGeneration(trx);
-      });
-    } finally {
-      await other.destroy();
-    }
+    await writeFromAnotherProcess(env, (trx) =>
+      trx('venues').where({ title: 'Hall A' }).update({ status: 'draft' }),
+    );
     expect(await venues()).toBe(0);
   });
 });
