@@ -18,24 +18,25 @@ import {
 
 /**
  * Deep pages of an event list (`page=50000`): an OFFSET page reads every index entry it skips
- * (0.25 s for page 50,000 of 1,000,000 events). From offset 5,000 on (`setDeepOffset`), the list's events per
- * local start day are counted once per write generation (one GROUP BY over the index, ~1 s at
- * 1,000,000 events, kept per filter); a page then starts at its first day — the day before
- * holds fewer events than the offset — and skips only that day's earlier events. The day counts
- * give the exact total as well. A write since they were counted is seen by the page read itself
- * (it carries the write generation): the ordinary page answers then, and the counts are made
- * again by the next deep page.
+ * (0.25 s for page 50,000 of 1,000,000 events). From offset 5,000 on (`setDeepOffset`), the
+ * list's events per local start day are counted once per write generation (one GROUP BY over the
+ * index, ~1 s at 1,000,000 events, kept per filter); a page then starts at its first day — the
+ * day before holds fewer events than the offset — and skips only that day's earlier events. The
+ * day counts give the exact total as well. A write since they were counted is seen by the page
+ * read itself (it carries the write generation): the ordinary page answers then, and the counts
+ * are made again by the next deep page.
  */
 
 /** The offset from which a page starts from its day (page 501 of 10). */
 let deepOffset = 5000;
 
-/** Moves DEEP_OFFSET (tests compare deep and ordinary pages on small lists); returns the old. */
+/** Moves that offset (tests compare deep and ordinary pages on small lists); returns the old. */
 export function setDeepOffset(offset: number): number {
   const old = deepOffset;
   deepOffset = offset;
   return old;
 }
+
 /** Lists whose day counts are kept, least recently used dropped first. */
 const MAX_LISTS = 16;
 
