@@ -104,6 +104,21 @@ export function positiveId(values: Record<string, unknown>, name: string): numbe
 }
 
 /** Fixed-width columns for listings. */
+/** The rows as JSON with `--json`, else as a text table: each column a heading and a cell. */
+export function printRows<R>(
+  out: (line: string) => void,
+  json: unknown,
+  rows: readonly R[],
+  columns: readonly (readonly [string, (row: R) => string])[],
+): void {
+  if (json) {
+    out(JSON.stringify(rows));
+    return;
+  }
+  const cells = rows.map((row) => columns.map(([, cell]) => cell(row)));
+  for (const line of table([columns.map(([heading]) => heading), ...cells])) out(line);
+}
+
 export function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) =>

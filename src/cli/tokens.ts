@@ -15,7 +15,7 @@ import {
   optional,
   positiveId,
   required,
-  table,
+  printRows,
   type Command,
   type CommandContext,
 } from './common';
@@ -144,18 +144,12 @@ export async function listSecrets(
     last_used_at: c.last_used_at,
     revoked_at: c.revoked_at,
   }));
-  if (values.json) {
-    out(JSON.stringify(rows));
-    return;
-  }
-  const head = ['ID', 'LOGIN', 'NAME', 'CREATED (UTC)', 'LAST USED', 'REVOKED'];
-  const body = rows.map((r) => [
-    String(r.id),
-    r.login,
-    r.name,
-    r.created_at,
-    r.last_used_at ?? '-',
-    r.revoked_at ?? '-',
+  printRows(out, values.json, rows, [
+    ['ID', (r) => String(r.id)],
+    ['LOGIN', (r) => r.login],
+    ['NAME', (r) => r.name],
+    ['CREATED (UTC)', (r) => r.created_at],
+    ['LAST USED', (r) => r.last_used_at ?? '-'],
+    ['REVOKED', (r) => r.revoked_at ?? '-'],
   ]);
-  for (const line of table([head, ...body])) out(line);
 }

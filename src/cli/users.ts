@@ -7,7 +7,7 @@ import {
   listUsers,
   ROLES,
 } from '../users';
-import { JSON_OPTION, optional, required, table, type Command } from './common';
+import { JSON_OPTION, optional, printRows, required, type Command } from './common';
 import { asUsage } from './errors';
 
 /** `user:add`, `user:list`. */
@@ -75,20 +75,14 @@ export const userCommands: Record<string, Command> = {
         tokens: tokens.get(u.id) ?? 0,
         app_passwords: passwords.get(u.id) ?? 0,
       }));
-      if (values.json) {
-        out(JSON.stringify(rows));
-        return;
-      }
-      const head = ['ID', 'LOGIN', 'ROLE', 'TOKENS', 'APP PASSWORDS', 'CREATED (UTC)'];
-      const body = rows.map((r) => [
-        String(r.id),
-        r.login,
-        r.role,
-        String(r.tokens),
-        String(r.app_passwords),
-        r.created_at,
+      printRows(out, values.json, rows, [
+        ['ID', (r) => String(r.id)],
+        ['LOGIN', (r) => r.login],
+        ['ROLE', (r) => r.role],
+        ['TOKENS', (r) => String(r.tokens)],
+        ['APP PASSWORDS', (r) => String(r.app_passwords)],
+        ['CREATED (UTC)', (r) => r.created_at],
       ]);
-      for (const line of table([head, ...body])) out(line);
     },
   },
 };
