@@ -63,7 +63,7 @@ function keptOf(q: Queryable): Map<string, Promise<DayIndex>> {
   return kept;
 }
 
-async function countDays(q: Queryable, f: EventListFilter): Promise<DayIndex> {
+async function countDays(q: Queryable, f: EventListFilter, key: string): Promise<DayIndex> {
   const query = q('events')
     .select(q.raw('date(??) as ??', ['events.start_date', 'day']))
     .count({ n: '*' })
@@ -78,19 +78,18 @@ async function countDays(q: Queryable, f: EventListFilter): Promise<DayIndex> {
     total += Number(row.n);
   }
   const generation = rows.length ? rowGeneration(rows[0]!) : -1;
-  if (rows.length) keepTotal(q, totalKey(f), generation, total);
+  if (rows.length) keepTotal(q, key, generation, total);
   return { generation, total, days };
 }
 
 /** The day counts of `f`, counted once per key (concurrent first requests share the count). */
-function dayIndex(q: Queryable, f: EventListFilter): Promise<DayIndex> {
+function dayIndex(q: Queryable, f: EventListFilter, key: string): Promise<DayIndex> {
   const kept = keptOf(q);
-  const key = totalKey(f);
   let index = kept.get(key);
   if (index) {
     kept.delete(key);
   } else {
-    index = countDays(q, f);
+    index = countDays(q, f, key);
     index.catch(() => kept.delete(key));
   }
   kept.set(key, index);
@@ -122,7 +121,8 @@ export async function findDeepEventPage(
   offset: number,
 ): Promise<(EventsRead & { total: number }) | null> {
   if (offset < deepOffset || f.include || (q as Knex.Transaction).isTransaction) return null;
-  const index = await dayIndex(q, f);
+  const key = totalKey(f);
+  const index = await dayIndex(q, f, key);
   if (offset >= index.total) return null;
   const day = dayOf(index.days, offset);
   const fromDay: EventListFilter = {
@@ -134,7 +134,7 @@ export async function findDeepEventPage(
     eventPageQuery(q, fromDay, limit, offset - day.before),
   )) as Record<string, unknown>[];
   if (rows.length === 0 || rowGeneration(rows[0]!) !== index.generation) {
-    keptOf(q).delete(totalKey(f));
+    keptOf(q).delete(key);
     return null;
   }
   return { total: index.total, ...inListOrder(f, withoutGenerations(rows)) };
