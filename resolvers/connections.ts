@@ -28,7 +28,7 @@ const counted = { total_count: (page: { count: () => Promise<number> }) => page.
 /** An event's organizers, as `Event.organizer` shows them (hidden while protected). */
 async function eventOrganizers(ctx: AppContext, row: EventRow, args: PlaceConnectionArgs) {
   if (isRedacted(ctx, row)) return emptyConnection<never>();
-  const rows = (await ctx.loaders.eventOrganizers.load(row.id)).filter((o) => canSee(ctx, o));
+  const rows = (await ctx.loaders.eventLinks.load(row.id)).organizers.filter((o) => canSee(ctx, o));
   return organizerListConnection(ctx, rows, args);
 }
 
@@ -40,7 +40,9 @@ async function eventTerms(
   args: TermConnectionArgs,
 ) {
   if (isRedacted(ctx, row)) return emptyConnection<never>();
-  const rows = (await ctx.loaders.eventTerms.load(row.id)).filter((t) => t.taxonomy === taxonomy);
+  const rows = (await ctx.loaders.eventLinks.load(row.id)).terms.filter(
+    (t) => t.taxonomy === taxonomy,
+  );
   return termListConnection(ctx, taxonomy, rows, args);
 }
 

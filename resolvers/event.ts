@@ -58,7 +58,7 @@ function cost(ctx: AppContext, row: EventRow): ReturnType<typeof formatCost> {
 }
 
 async function terms(ctx: AppContext, row: EventRow, taxonomy: TermRow['taxonomy']) {
-  return (await ctx.loaders.eventTerms.load(row.id)).filter((t) => t.taxonomy === taxonomy);
+  return (await ctx.loaders.eventLinks.load(row.id)).terms.filter((t) => t.taxonomy === taxonomy);
 }
 
 /** The venue when there is one the caller may see; in a single read it shows its json_ld. */
@@ -70,7 +70,9 @@ async function venue(ctx: AppContext, row: EventRow): Promise<VenueRow | null> {
 }
 
 async function organizers(ctx: AppContext, row: EventRow): Promise<OrganizerRow[]> {
-  const visible = (await ctx.loaders.eventOrganizers.load(row.id)).filter((o) => canSee(ctx, o));
+  const visible = (await ctx.loaders.eventLinks.load(row.id)).organizers.filter((o) =>
+    canSee(ctx, o),
+  );
   return isSingleRead(row) ? visible.map((o) => asSingleRead(o)) : visible;
 }
 

@@ -12,11 +12,10 @@ import type {
 } from '../db';
 import {
   findEventsByIds,
-  linkedOrganizers,
-  linkedTerms,
+  linksOfEvents,
   listNestedEvents,
+  type EventLinks,
   type EventList,
-  type Linked,
   type NestedEventsKey,
 } from '../events';
 import { findByIds, findImagesByIds } from '../posts';
@@ -30,10 +29,11 @@ export interface Loaders {
   organizer: DataLoader<number, OrganizerRow | undefined>;
   term: DataLoader<number, TermRow | undefined>;
   image: DataLoader<number, ImageRow | undefined>;
-  /** Organizers of an event, in link order (trashed ones included; resolvers filter). */
-  eventOrganizers: DataLoader<number, OrganizerRow[]>;
-  /** Categories and tags of an event, in link order. */
-  eventTerms: DataLoader<number, TermRow[]>;
+  /**
+   * An event's organizers (trashed ones included; resolvers filter) and its categories and tags,
+   * each in link order: one statement for both (`linksOfEvents`).
+   */
+  eventLinks: DataLoader<number, EventLinks>;
   /** Direct child categories of a category, by name. */
   termChildren: DataLoader<number, TermRow[]>;
   /**
@@ -47,16 +47,6 @@ export interface Loaders {
 function byId<T extends { id: number }>(rows: T[], keys: readonly number[]): (T | undefined)[] {
   const map = new Map(rows.map((r) => [r.id, r]));
   return keys.map((k) => map.get(k));
-}
-
-function grouped<T>(rows: Linked<T>[], keys: readonly number[]): T[][] {
-  const map = new Map<number, T[]>();
-  for (const { link_event_id, ...row } of rows) {
-    const list = map.get(Number(link_event_id)) ?? [];
-    list.push(row as T);
-    map.set(Number(link_event_id), list);
-  }
-  return keys.map((k) => map.get(k) ?? []);
 }
 
 function postLoader<T extends PostRow>(
@@ -89,8 +79,7 @@ export function createLoaders(ctx: AppContext): Loaders {
     organizer: postLoader<OrganizerRow>(db, 'organizers'),
     term,
     image: new DataLoader(async (ids) => byId(await findImagesByIds(db, ids), ids)),
-    eventOrganizers: new DataLoader(async (ids) => grouped(await linkedOrganizers(db, ids), ids)),
-    eventTerms: new DataLoader(async (ids) => grouped(await linkedTerms(db, ids), ids)),
+    eventLinks: new DataLoader((ids) => linksOfEvents(db, ids)),
     termChildren: new DataLoader(async (ids) => {
       const rows = await findChildren(db, ids);
       primeAll(term, rows);

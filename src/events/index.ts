@@ -46,7 +46,7 @@ export {
 export type { EventSeek } from './store/event-list';
 export { listNestedEvents, type NestedEventsKey } from './nested-lists';
 export { findEventsByIds } from './store/event-reads';
-export { linkedOrganizers, linkedTerms, type Linked } from './store/links';
+export { linkedTerms, linksOfEvents, type EventLinks, type Linked } from './store/links';
 export {
   COST_REASON,
   EMPTY_DATE,

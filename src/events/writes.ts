@@ -48,8 +48,12 @@ export async function createEvent(ctx: AppContext, input: EventInput): Promise<E
   const { row, venue, links } = created;
   if (venue) primeAll(ctx.loaders.venue, [venue]);
   // A new event has no links but those written here.
-  ctx.loaders.eventOrganizers.prime(row.id, links.organizers ?? []);
-  if (links.terms) ctx.loaders.eventTerms.prime(row.id, links.terms);
+  if (links.terms) {
+    ctx.loaders.eventLinks.prime(row.id, {
+      organizers: links.organizers ?? [],
+      terms: links.terms,
+    });
+  }
   if (!storedAsGiven(row)) return loaded(ctx, row.id);
   primeAll(ctx.loaders.event, [row]);
   return row;

@@ -168,12 +168,12 @@ async function venueOf(ctx: AppContext, row: EventRow): Promise<ExportVenue | nu
 }
 
 async function organizersOf(ctx: AppContext, row: EventRow): Promise<ExportOrganizer[]> {
-  const linked = await ctx.loaders.eventOrganizers.load(row.id);
+  const linked = (await ctx.loaders.eventLinks.load(row.id)).organizers;
   return linked.filter((o) => canSee(ctx, o)).map((o) => exportOrganizer(ctx, o));
 }
 
 async function termsOf(ctx: AppContext, row: EventRow): Promise<[ExportTerm[], ExportTerm[]]> {
-  const linked = await ctx.loaders.eventTerms.load(row.id);
+  const linked = (await ctx.loaders.eventLinks.load(row.id)).terms;
   const of = (taxonomy: TermRow['taxonomy']) =>
     Promise.all(linked.filter((t) => t.taxonomy === taxonomy).map((t) => exportTerm(ctx, t)));
   return Promise.all([of('category'), of('tag')]);

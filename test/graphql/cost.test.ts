@@ -334,9 +334,10 @@ describeEachDb('query cost and runtime budgets', (env) => {
           extensions: { code: 'STATEMENT_LIMIT_EXCEEDED', limit: 3 },
         },
       ]);
-      // The REST adapter's operations are charged the same way: a category's list needs 4
-      // (the category, the page with its kept total, the events' terms, their organizers).
-      const rest = await capped.yoga.fetch(
+      // The REST adapter's operations are charged the same way: a category's list needs 3
+      // (the category, the page with its kept total, the events' organizers and terms).
+      const cappedAtTwo = await appWith(env, { requestMaxStatements: 2 });
+      const rest = await cappedAtTwo.yoga.fetch(
         `http://localhost/wp-json/calendar/events/v1/events?per_page=5&categories=${ids.categories[0]}`,
       );
       expect(rest.status).toBe(503);

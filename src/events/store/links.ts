@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import {
   HotRead,
   normalizeRows,
@@ -12,28 +13,166 @@ import {
 /** A linked row with the event it belongs to (`link_event_id`). */
 export type Linked<T> = T & { link_event_id: number };
 
-/** The rows linked to each event through `links`, joined in one query, in link order. */
-function linkedRead(links: string, table: string, foreignKey: string): HotRead {
-  return new HotRead((q, eventIds) =>
-    q(links)
-      .join(table, `${table}.id`, `${links}.${foreignKey}`)
-      .select(`${table}.*`, `${links}.event_id as link_event_id`)
-      .whereIn(`${links}.event_id`, eventIds)
-      .orderBy([{ column: `${links}.event_id` }, { column: `${links}.position` }]),
-  );
+/** An event's organizers and terms (categories and tags), each in link order. */
+export interface EventLinks {
+  organizers: OrganizerRow[];
+  terms: TermRow[];
 }
 
-const ORGANIZERS = linkedRead('event_organizers', 'organizers', 'organizer_id');
-const TERMS = linkedRead('event_terms', 'terms', 'term_id');
+export const ORGANIZER_COLUMNS = [
+  'id',
+  'status',
+  'slug',
+  'title',
+  'description',
+  'excerpt',
+  'author_id',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'password',
+  'image_id',
+  'phone',
+  'website',
+  'email',
+] as const satisfies readonly (keyof OrganizerRow)[];
+export const TERM_COLUMNS = [
+  'id',
+  'taxonomy',
+  'name',
+  'slug',
+  'description',
+  'parent_id',
+  'count',
+] as const satisfies readonly (keyof TermRow)[];
+// Every column of both rows is read: a column added to a row type must be added above (and
+// test/events/event-links.test.ts compares the lists with the tables).
+type Unread<Row, Read extends readonly string[]> = Exclude<keyof Row, Read[number]>;
+const everyColumn: [
+  Unread<OrganizerRow, typeof ORGANIZER_COLUMNS>,
+  Unread<TermRow, typeof TERM_COLUMNS>,
+] extends [never, never]
+  ? true
+  : false = true;
+void everyColumn;
 
-/** Organizers of each event, joined in one query, in link order. */
-export async function linkedOrganizers(
+/** The columns of the union: each row's own, the other's as NULL. */
+const UNION_COLUMNS = [...new Set<string>([...ORGANIZER_COLUMNS, ...TERM_COLUMNS])];
+
+function linkSelect(
+  q: Queryable,
+  links: string,
+  table: string,
+  foreignKey: string,
+  own: readonly string[],
+  kind: number,
+  eventIds: readonly (number | string)[],
+): Knex.QueryBuilder {
+  const columns = UNION_COLUMNS.map((c) =>
+    own.includes(c) ? `${table}.${c}` : q.raw(`NULL as ${c}`),
+  );
+  return q(links)
+    .join(table, `${table}.id`, `${links}.${foreignKey}`)
+    .select(
+      q.raw(`${kind} as link_kind`),
+      `${links}.event_id as link_event_id`,
+      `${links}.position as link_position`,
+      ...columns,
+    )
+    .whereIn(`${links}.event_id`, eventIds);
+}
+
+const ORGANIZER = 0;
+const TERM = 1;
+
+/**
+ * Organizers and terms of the events in one statement (a UNION ALL of both link tables, each
+ * padding the other's columns with NULL): every event response reads both. The keys are the
+ * event ids twice, once per half, as `HotRead` takes them.
+ */
+const LINKS = new HotRead((q, keys) => {
+  const ids = keys.slice(0, keys.length / 2);
+  const organizers = linkSelect(
+    q,
+    'event_organizers',
+    'organizers',
+    'organizer_id',
+    ORGANIZER_COLUMNS,
+    ORGANIZER,
+    ids,
+  );
+  const terms = linkSelect(q, 'event_terms', 'terms', 'term_id', TERM_COLUMNS, TERM, ids);
+  return organizers.unionAll(terms);
+});
+
+type Row = Record<string, unknown>;
+
+// Fixed shapes, built in one literal each. MariaDB types a column of the union that is an
+// integer in one half and NULL in the other as a decimal, which mysql2 answers as text: ids
+// are converted back to numbers (test/events/event-links.test.ts compares with plain reads).
+const id = (v: unknown): number | null => (v === null ? null : Number(v));
+
+function organizerOf(r: Row): OrganizerRow {
+  return {
+    id: Number(r.id),
+    status: r.status as OrganizerRow['status'],
+    slug: r.slug as string,
+    title: r.title as string,
+    description: r.description as string,
+    excerpt: r.excerpt as string,
+    author_id: Number(r.author_id),
+    date: r.date as string,
+    date_utc: r.date_utc as string,
+    modified: r.modified as string,
+    modified_utc: r.modified_utc as string,
+    password: r.password as string,
+    image_id: id(r.image_id),
+    phone: r.phone as string,
+    website: r.website as string,
+    email: r.email as string,
+  };
+}
+
+function termOf(r: Row): TermRow {
+  return {
+    id: Number(r.id),
+    taxonomy: r.taxonomy as TermRow['taxonomy'],
+    name: r.name as string,
+    slug: r.slug as string,
+    description: r.description as string,
+    parent_id: id(r.parent_id),
+    count: Number(r.count),
+  };
+}
+
+const byPosition = (a: Row, b: Row) => Number(a.link_position) - Number(b.link_position);
+
+/** The organizers and terms of each event, in the order of `eventIds`. */
+export async function linksOfEvents(
   q: Queryable,
   eventIds: readonly number[],
-): Promise<Linked<OrganizerRow>[]> {
+): Promise<EventLinks[]> {
   if (eventIds.length === 0) return [];
-  return normalizeRows<Linked<OrganizerRow>>(await ORGANIZERS.run(q, eventIds));
+  const rows = (await LINKS.run(q, [...eventIds, ...eventIds])).sort(byPosition);
+  const found = new Map<number, EventLinks>();
+  for (const row of rows) {
+    const eventId = Number(row.link_event_id);
+    let links = found.get(eventId);
+    if (!links) found.set(eventId, (links = { organizers: [], terms: [] }));
+    if (Number(row.link_kind) === ORGANIZER) links.organizers.push(organizerOf(row));
+    else links.terms.push(termOf(row));
+  }
+  return eventIds.map((id) => found.get(id) ?? { organizers: [], terms: [] });
 }
+
+const TERMS = new HotRead((q, eventIds) =>
+  q('event_terms')
+    .join('terms', 'terms.id', 'event_terms.term_id')
+    .select('terms.*', 'event_terms.event_id as link_event_id')
+    .whereIn('event_terms.event_id', eventIds)
+    .orderBy([{ column: 'event_terms.event_id' }, { column: 'event_terms.position' }]),
+);
 
 /** Terms (categories and tags) of each event, joined in one query, in link order. */
 export async function linkedTerms(

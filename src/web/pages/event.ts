@@ -46,10 +46,9 @@ export async function eventPage(
     throw error;
   }
   const { config } = ctx;
-  const [venueRow, organizerRows, terms, image] = await Promise.all([
+  const [venueRow, { organizers: organizerRows, terms }, image] = await Promise.all([
     row.venue_id === null ? undefined : ctx.loaders.venue.load(row.venue_id),
-    ctx.loaders.eventOrganizers.load(row.id),
-    ctx.loaders.eventTerms.load(row.id),
+    ctx.loaders.eventLinks.load(row.id),
     row.image_id === null ? undefined : ctx.loaders.image.load(row.image_id),
   ]);
   const venue = venueRow && canSee(ctx, venueRow) ? venueRow : null;

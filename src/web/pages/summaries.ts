@@ -57,7 +57,7 @@ export async function summarise(ctx: AppContext, row: EventRow): Promise<EventSu
   if (isRedacted(ctx, row)) return { ...base, venue: '', cost: '', categories: [] };
   const [venue, terms] = await Promise.all([
     row.venue_id === null ? undefined : ctx.loaders.venue.load(row.venue_id),
-    ctx.loaders.eventTerms.load(row.id),
+    ctx.loaders.eventLinks.load(row.id).then((links) => links.terms),
   ]);
   const place =
     venue && canSee(ctx, venue)
