@@ -17,6 +17,7 @@ export {
 } from './list-counts';
 export { migrateLatest, pendingMigrations } from './migrate';
 export { normalizeRow, normalizeRows, type Queryable } from './queryable';
+export { rowReader, type FieldMap } from './row-reader';
 export { transact, type NameLock } from './retry';
 export { whereExactly, whereNameIn, whereSameName } from './same-text';
 export {

@@ -193,7 +193,11 @@ type Row = Record<string, unknown>;
 
 export interface PageAndTotal {
   total: number;
-  /** The driver's rows of the page: empty when `offset` is past the total. */
+  /**
+   * The driver's rows of the page: empty when `offset` is past the total. They may carry the
+   * generation column (`__list_generation`): `withoutGenerations` drops it, the event page's
+   * row reader skips it.
+   */
   rows: Row[];
 }
 
@@ -219,13 +223,13 @@ export async function pageAndTotal(
       page.build().select(generationOf(q, GENERATION)),
     );
     if (rows.length > 0 && Number(rows[0]![GENERATION]) === known.generation) {
-      return { total: known.total, rows: rows.map(withoutGeneration) };
+      return { total: known.total, rows };
     }
     // A write since (the kept total is stale: count now), or no row to tell (ask as usual).
     const total =
       rows.length > 0 ? await countAndKeep(q, key, count()) : await cachedTotal(q, key, count());
     if (offset >= total) return { total, rows: [] };
-    return { total, rows: rows.length > 0 ? rows.map(withoutGeneration) : await read(q, page) };
+    return { total, rows: rows.length > 0 ? rows : await read(q, page) };
   }
   const total = await cachedTotal(q, key, count());
   return { total, rows: offset < total ? await read(q, page) : [] };

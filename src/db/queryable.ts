@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 /** A Knex instance or an open transaction: repositories accept either. */
 export type Queryable = Knex | Knex.Transaction;
 
-const BOOLEAN_COLUMNS = new Set([
+/** Columns drivers answer as 0/1 (MySQL) that rows carry as booleans. */
+export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([
   'all_day',
   'show_map',
   'show_map_link',
@@ -11,7 +12,14 @@ const BOOLEAN_COLUMNS = new Set([
   'sticky',
   'featured',
 ]);
-const NUMBER_COLUMNS = new Set(['geo_lat', 'geo_lng', 'count', 'width', 'height']);
+/** Columns MySQL answers as text (decimals) that rows carry as numbers. */
+export const NUMBER_COLUMNS: ReadonlySet<string> = new Set([
+  'geo_lat',
+  'geo_lng',
+  'count',
+  'width',
+  'height',
+]);
 
 /**
  * Drivers differ: MySQL gives booleans as 0/1 and decimals as strings; make rows uniform. The

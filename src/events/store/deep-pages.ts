@@ -4,7 +4,6 @@ import {
   onTotalsDropped,
   rowGeneration,
   selectGeneration,
-  withoutGenerations,
   type Queryable,
 } from '../../db';
 import type { EventsRead } from './event-reads';
@@ -137,5 +136,6 @@ export async function findDeepEventPage(
     keptOf(q).delete(key);
     return null;
   }
-  return { total: index.total, ...inListOrder(f, withoutGenerations(rows)) };
+  // The generation column is skipped by the page's row reader (splitVenues).
+  return { total: index.total, ...inListOrder(f, rows) };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { HotRead, normalizeRow, type EventRow, type Queryable, type VenueRow } from '../../db';
+import { HotRead, rowReader, type EventRow, type Queryable, type VenueRow } from '../../db';
 
 /**
  * Events as reads answer them: each with its venue, a to-one relation, read in the same
@@ -57,24 +57,48 @@ export function selectWithVenue(query: Knex.QueryBuilder): Knex.QueryBuilder {
     .leftJoin('venues', 'venues.id', 'events.venue_id');
 }
 
+/** The readers of one column list: the event's own columns, and the joined venue's. */
+interface Split {
+  event: (raw: Record<string, unknown>) => Record<string, unknown>;
+  venue: (raw: Record<string, unknown>) => Record<string, unknown>;
+}
+
+const VENUE_FIELDS = ALIASES.map(([column, alias]) => [column, alias] as const);
+/** Readers by column list: a handful of reads (by id, by slug, pages with or without generation). */
+const splits = new Map<string, Split>();
+
 /**
- * Splits joined rows into event rows and venue rows, each normalised as a plain read would. Both
- * are fresh objects: deleting the aliases from the driver's row would turn it into a slow
- * dictionary-mode object for every resolver that reads it.
+ * The readers for rows with these columns: every event column but the venue's aliases and
+ * columns a read adds for itself (`__list_generation`, see src/db/list-counts.ts).
+ */
+function splitFor(raw: Record<string, unknown>): Split {
+  const keys = Object.keys(raw);
+  const columns = keys.join(',');
+  let split = splits.get(columns);
+  if (split === undefined) {
+    const own = keys.filter((k) => !k.startsWith(PREFIX) && !k.startsWith('__'));
+    split = { event: rowReader(own.map((k) => [k, k] as const)), venue: rowReader(VENUE_FIELDS) };
+    if (splits.size < 100) splits.set(columns, split);
+  }
+  return split;
+}
+
+/**
+ * Splits joined rows into event rows and venue rows, each normalised as a plain read would, as
+ * new objects of one shape each (src/db/row-reader.ts): deleting the aliases from the driver's
+ * row would turn it into a slow dictionary-mode object for every resolver that reads it.
  */
 export function splitVenues(raws: Record<string, unknown>[]): EventsRead {
+  if (raws.length === 0) return { events: [], venues: [] };
+  const split = splitFor(raws[0]!);
   const events: EventRow[] = [];
   const venues = new Map<number, VenueRow>();
   for (const raw of raws) {
-    const event: Record<string, unknown> = {};
-    for (const key in raw) if (!key.startsWith(PREFIX)) event[key] = raw[key];
-    events.push(normalizeRow<EventRow>(event));
+    events.push(split.event(raw) as unknown as EventRow);
     // Nothing joined: the venue loader, if asked, answers as it did without the join.
     if (raw[VENUE_ID] === null) continue;
-    const venue: Record<string, unknown> = {};
-    for (const [column, alias] of ALIASES) venue[column] = raw[alias];
-    const row = normalizeRow<VenueRow>(venue);
-    venues.set(row.id, row);
+    const venue = split.venue(raw) as unknown as VenueRow;
+    venues.set(venue.id, venue);
   }
   return { events, venues: [...venues.values()] };
 }

@@ -5,6 +5,7 @@ import {
   normalizeRow,
   normalizeRows,
   pageAndTotal,
+  withoutGenerations,
   whereExactly,
   whereNameIn,
   whereSameName,
@@ -113,7 +114,7 @@ export async function findLinkedPageAndTotal<T extends PostRow>(
     { key: `${limit} ${offset} ${key}`, build: () => pageQuery(q, table, filter, limit, offset) },
     offset,
   );
-  return { total, rows: normalizeRows<T>(rows) };
+  return { total, rows: normalizeRows<T>(withoutGenerations(rows)) };
 }
 
 export async function countLinkedPosts(
