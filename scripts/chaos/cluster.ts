@@ -120,7 +120,13 @@ async function startInstance(instance: Instance, name: string): Promise<void> {
   instance.process = startProcess(
     name,
     process.execPath,
-    ['--max-semi-space-size=32', '--max-old-space-size=256', MAIN],
+    // The flags of `npm start` (package.json).
+    [
+      '--max-semi-space-size=32',
+      '--max-old-space-size=256',
+      '--no-allocation-site-pretenuring',
+      MAIN,
+    ],
     { env: instance.env, cwd: REPO, log: instance.log },
   );
   const proc = instance.process;
