@@ -22,6 +22,7 @@ export { transact, type NameLock } from './retry';
 export { whereExactly, whereNameIn, whereSameName } from './same-text';
 export {
   LISTABLE_STATUSES,
+  POST_COLUMNS,
   type EventRow,
   type ImageRow,
   type OrganizerRow,

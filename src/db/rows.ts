@@ -27,6 +27,23 @@ export interface PostRow {
   image_id: number | null;
 }
 
+/** `PostRow`'s columns in table order, for reads that name their columns. */
+export const POST_COLUMNS = [
+  'id',
+  'status',
+  'slug',
+  'title',
+  'description',
+  'excerpt',
+  'author_id',
+  'date',
+  'date_utc',
+  'modified',
+  'modified_utc',
+  'password',
+  'image_id',
+] as const satisfies readonly (keyof PostRow)[];
+
 export interface EventRow extends PostRow {
   start_date: string;
   end_date: string;

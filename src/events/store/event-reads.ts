@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { HotRead, rowReader, type EventRow, type Queryable, type VenueRow } from '../../db';
+import {
+  HotRead,
+  POST_COLUMNS,
+  rowReader,
+  type EventRow,
+  type Queryable,
+  type VenueRow,
+} from '../../db';
 
 /**
  * Events as reads answer them: each with its venue, a to-one relation, read in the same
@@ -11,19 +18,7 @@ import { HotRead, rowReader, type EventRow, type Queryable, type VenueRow } from
 
 /** Every column of `venues`, in table order; an integration test compares it with the table. */
 export const VENUE_COLUMNS = [
-  'id',
-  'status',
-  'slug',
-  'title',
-  'description',
-  'excerpt',
-  'author_id',
-  'date',
-  'date_utc',
-  'modified',
-  'modified_utc',
-  'password',
-  'image_id',
+  ...POST_COLUMNS,
   'address',
   'city',
   'country',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   HotRead,
+  POST_COLUMNS,
   normalizeRows,
   type OrganizerRow,
   type Queryable,
@@ -20,19 +21,7 @@ export interface EventLinks {
 }
 
 export const ORGANIZER_COLUMNS = [
-  'id',
-  'status',
-  'slug',
-  'title',
-  'description',
-  'excerpt',
-  'author_id',
-  'date',
-  'date_utc',
-  'modified',
-  'modified_utc',
-  'password',
-  'image_id',
+  ...POST_COLUMNS,
   'phone',
   'website',
   'email',
