@@ -103,7 +103,6 @@ export function positiveId(values: Record<string, unknown>, name: string): numbe
   return Number(raw);
 }
 
-/** Fixed-width columns for listings. */
 /** The rows as JSON with `--json`, else as a text table: each column a heading and a cell. */
 export function printRows<R>(
   out: (line: string) => void,
@@ -119,6 +118,7 @@ export function printRows<R>(
   for (const line of table([columns.map(([heading]) => heading), ...cells])) out(line);
 }
 
+/** Fixed-width columns for listings. */
 export function table(rows: string[][]): string[] {
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return rows.map((r) =>
