@@ -11,13 +11,12 @@ export {
   pageAndTotal,
   rowGeneration,
   selectGeneration,
-  withoutGenerations,
   watchCommittedWrites,
   writeGeneration,
 } from './list-counts';
 export { migrateLatest, pendingMigrations } from './migrate';
 export { normalizeRow, normalizeRows, type Queryable } from './queryable';
-export { rowReader, type FieldMap } from './row-reader';
+export { plainRows, rowReader, type FieldMap } from './row-reader';
 export { transact, type NameLock } from './retry';
 export { whereExactly, whereNameIn, whereSameName } from './same-text';
 export {

@@ -195,8 +195,8 @@ export interface PageAndTotal {
   total: number;
   /**
    * The driver's rows of the page: empty when `offset` is past the total. They may carry the
-   * generation column (`__list_generation`): `withoutGenerations` drops it, the event page's
-   * row reader skips it.
+   * generation column (`__list_generation`): the row readers (src/db/row-reader.ts `plainRows`,
+   * the event page's `splitVenues`) leave it out.
    */
   rows: Row[];
 }
@@ -258,13 +258,6 @@ function generationOf(q: Queryable, alias: string): Knex.Raw {
   ]);
 }
 
-/** A copy without the generation column (`delete` would leave a slow dictionary-mode object). */
-function withoutGeneration(raw: Row): Row {
-  const row: Row = {};
-  for (const key in raw) if (key !== GENERATION) row[key] = raw[key];
-  return row;
-}
-
 /** Selects the write generation too, read in the same snapshot (`rowGeneration` reads it). */
 export function selectGeneration(q: Queryable, query: Knex.QueryBuilder): Knex.QueryBuilder {
   return query.select(generationOf(q, GENERATION));
@@ -278,9 +271,4 @@ export function rowGeneration(row: Row): number {
 /** Keeps a total counted elsewhere (with the generation read by the same statement). */
 export function keepTotal(q: Queryable, key: string, generation: number, total: number): void {
   if (!isTransaction(q)) cacheOf(q as Knex).set(key, { generation, total });
-}
-
-/** Rows without the column `selectGeneration` added. */
-export function withoutGenerations(rows: Row[]): Row[] {
-  return rows.map(withoutGeneration);
 }

@@ -30,6 +30,25 @@ export function rowReader(fields: FieldMap): (raw: Row) => Row {
   return reader;
 }
 
+/**
+ * Rows as plain reads give them, from driver rows that may carry columns a read added for itself
+ * (`__list_generation`, src/db/list-counts.ts): those are left out, the rest normalised.
+ */
+export function plainRows<T>(raws: readonly Row[]): T[] {
+  if (raws.length === 0) return [];
+  const keys = Object.keys(raws[0]!);
+  const columns = keys.join(',');
+  let read = byColumns.get(columns);
+  if (read === undefined) {
+    read = rowReader(keys.filter((k) => !k.startsWith('__')).map((k) => [k, k] as const));
+    if (byColumns.size < MAX_READERS) byColumns.set(columns, read);
+  }
+  return raws.map((raw) => read(raw) as T);
+}
+
+/** `plainRows`' readers by the driver rows' column list (no field map to serialise per call). */
+const byColumns = new Map<string, (raw: Row) => Row>();
+
 function compile(fields: FieldMap): (raw: Row) => Row {
   // Names are quoted by JSON.stringify: whatever a column is called, it stays a string key.
   const properties = fields.map(([field, column]) => {

@@ -3,9 +3,8 @@ import type { EditScope } from '../../users';
 import { whereReusable } from '../../posts';
 import {
   normalizeRow,
-  normalizeRows,
   pageAndTotal,
-  withoutGenerations,
+  plainRows,
   whereExactly,
   whereNameIn,
   whereSameName,
@@ -114,7 +113,7 @@ export async function findLinkedPageAndTotal<T extends PostRow>(
     { key: `${limit} ${offset} ${key}`, build: () => pageQuery(q, table, filter, limit, offset) },
     offset,
   );
-  return { total, rows: normalizeRows<T>(withoutGenerations(rows)) };
+  return { total, rows: plainRows<T>(rows) };
 }
 
 export async function countLinkedPosts(
