@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { installFastDateStrings } from './mysql-dates';
 
 export type Db = Knex;
 export type Dialect = 'mysql' | 'sqlite';
@@ -140,6 +141,8 @@ function sqliteConfig(databaseUrl: string): Knex.Config {
 
 function mysqlConfig(databaseUrl: string, poolMax: number, connectTimeout: number): Knex.Config {
   const url = new URL(databaseUrl);
+  // DATETIME strings of prepared statements' rows read without mysql2's arrays (mysql-dates.ts).
+  installFastDateStrings();
   return {
     client: 'mysql2',
     connection: {
