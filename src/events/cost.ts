@@ -76,15 +76,22 @@ export function costComponents(text: string): string[] {
     .filter((s) => s !== '');
 }
 
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57; // what /\d/ matches
+}
+
 function parsePart(part: string): ParsedPart {
   // In a list, "Free" is the zero of the range ("Free – 30$").
   if (FREE.test(part)) return { amounts: [{ value: 0, text: '0' }], symbol: null, position: null };
-  const texts = part.match(NUMBER) ?? [];
+  let first = 0;
+  while (first < part.length && !isDigit(part.charCodeAt(first))) first++;
+  if (first === part.length) return { amounts: [], symbol: null, position: null };
+  let last = part.length - 1;
+  while (!isDigit(part.charCodeAt(last))) last--;
+  const texts = part.match(NUMBER)!;
   const amounts = texts.map((text) => ({ value: Number(text), text }));
-  if (amounts.length === 0) return { amounts, symbol: null, position: null };
-  const before = part.slice(0, part.search(/\d/)).trim();
-  const lastDigit = part.length - 1 - [...part].reverse().findIndex((ch) => /\d/.test(ch));
-  const after = part.slice(lastDigit + 1).trim();
+  const before = part.slice(0, first).trim();
+  const after = part.slice(last + 1).trim();
   if (SYMBOL.test(before)) return { amounts, symbol: before, position: 'prefix' };
   if (SYMBOL.test(after)) return { amounts, symbol: after, position: 'postfix' };
   return { amounts, symbol: null, position: null };
@@ -104,9 +111,12 @@ function withSymbol(amount: Amount, symbol: string, position: Position): string 
 
 /** Ascending by value, one entry per value. */
 function sortedAmounts(parts: ParsedPart[]): Amount[] {
+  // Most costs are one amount ("$15", "Free").
+  if (parts.length === 1 && parts[0]!.amounts.length <= 1) return parts[0]!.amounts;
   const byValue = new Map<number, Amount>();
-  for (const a of parts.flatMap((p) => p.amounts))
-    if (!byValue.has(a.value)) byValue.set(a.value, a);
+  for (const part of parts) {
+    for (const a of part.amounts) if (!byValue.has(a.value)) byValue.set(a.value, a);
+  }
   return [...byValue.values()].sort((a, b) => a.value - b.value);
 }
 

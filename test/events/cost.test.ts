@@ -21,6 +21,9 @@ describe('formatCost', () => {
     ['Free, 20$', 'Free – 20$', ['0', '20'], '$', 'postfix'],
     ['["5€","15€"]', '5€ – 15€', ['5', '15'], '€', 'postfix'],
     ['10, 10', '$10', ['10'], '$', 'prefix'],
+    // A symbol outside the Basic Multilingual Plane is one symbol, not half a surrogate pair.
+    ['15💶', '15💶', ['15'], '💶', 'postfix'],
+    ['💶 15', '💶15', ['15'], '💶', 'prefix'],
   ])('%s → %s', (cost, text, values, symbol, position) => {
     expect(formatCost(stored(cost), SITE)).toEqual({
       cost: text,
