@@ -96,8 +96,18 @@ async function parseMultipart(text: string, contentType: string): Promise<Params
 
 /** Builds nested parameters from `key=value` pairs with PHP bracket keys. */
 export function parsePairs(pairs: Iterable<[string, string]>): Params {
+  const list = [...pairs];
+  // Most query strings have no bracket keys (`per_page=10&page=2`): no nesting to build. (Keys
+  // that are all indexes make a list below, as bracket lists do.)
+  const flat = list.every(([key]) => key !== '' && !key.includes('[') && !key.includes(']'));
+  if (flat && !list.every(([key]) => /^\d+$/.test(key))) return flatPairs(list);
+  return nestedPairs(list);
+}
+
+/** `parsePairs` of any keys (exported for the test that compares both ways). */
+export function nestedPairs(list: readonly [string, string][]): Params {
   const root: Params = Object.create(null);
-  for (const [key, value] of pairs) {
+  for (const [key, value] of list) {
     const match = /^([^[\]]+)((?:\[[^\]]*\])*)$/.exec(key);
     if (!match) continue;
     const name = match[1]!;
@@ -123,6 +133,18 @@ export function parsePairs(pairs: Iterable<[string, string]>): Params {
     node[slot] = value;
   }
   return finish(root) as Params;
+}
+
+/** `parsePairs` of keys without brackets: a key sent more than once becomes a list. */
+function flatPairs(list: [string, string][]): Params {
+  const out: Params = Object.create(null);
+  for (const [key, value] of list) {
+    const previous = out[key];
+    if (previous === undefined) out[key] = value;
+    else if (typeof previous === 'string') out[key] = [previous, value];
+    else (previous as string[]).push(value);
+  }
+  return out;
 }
 
 /** A plain key sent more than once. */

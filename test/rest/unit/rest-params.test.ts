@@ -1,4 +1,4 @@
-import { parsePairs } from '../../../src/rest/params';
+import { nestedPairs, parsePairs } from '../../../src/rest/params';
 
 /** PHP-style query/form parsing of the REST adapter (docs/contract.md §3). */
 describe('parsePairs', () => {
@@ -28,5 +28,27 @@ describe('parsePairs', () => {
     expect(({} as Record<string, unknown>).x).toBeUndefined();
     expect(({} as Record<string, unknown>).y).toBeUndefined();
     expect(Object.keys(parsed).sort()).toEqual(['__proto__', 'constructor']);
+  });
+});
+
+describe('parsePairs without bracket keys', () => {
+  it('answers what the general parser answers, on generated query strings', () => {
+    let seed = 11;
+    const pick = <T>(items: readonly T[]): T => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return items[seed % items.length]!;
+    };
+    const keys = ['a', 'b', 'per_page', '0', '1', '10', 'a[]', 'a[0]', 'b[x]', '', '[', 'x]'];
+    const differing: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const pairs = Array.from(
+        { length: i % 6 },
+        (_v, j) => [pick(keys), `v${j}`] as [string, string],
+      );
+      const fast = JSON.stringify(parsePairs(pairs));
+      const general = JSON.stringify(nestedPairs(pairs));
+      if (fast !== general) differing.push(`${JSON.stringify(pairs)}: ${fast} vs ${general}`);
+    }
+    expect(differing).toEqual([]);
   });
 });
