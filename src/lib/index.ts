@@ -21,6 +21,7 @@ export { firstFreeSlug, toSlug } from './slug';
 export {
   NAMESPACE,
   encodedQuery,
+  flat,
   globalId,
   namespaceUrl,
   publicUrl,

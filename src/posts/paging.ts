@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import {
   encodedQuery,
+  flat,
   invalid,
   pageNotFound,
   readableQuery,
@@ -64,12 +65,13 @@ export function envelope(
     ...query,
   ];
   return {
-    rest_url: `${base}?${readableQuery(withPaging(paged.page))}`,
+    // Flat strings (`flat`, src/lib/urls.ts): the fast JSON serialiser takes no ropes.
+    rest_url: flat(base, '?', readableQuery(withPaging(paged.page))),
     next_rest_url:
-      paged.page < totalPages ? `${base}?${encodedQuery(withPaging(paged.page + 1))}` : null,
+      paged.page < totalPages ? flat(base, '?', encodedQuery(withPaging(paged.page + 1))) : null,
     previous_rest_url:
       paged.page > 1
-        ? `${base}?${encodedQuery(withPaging(paged.page - 1 === 1 ? null : paged.page - 1))}`
+        ? flat(base, '?', encodedQuery(withPaging(paged.page - 1 === 1 ? null : paged.page - 1)))
         : null,
     total,
     total_pages: totalPages,

@@ -65,15 +65,25 @@ function autoParagraphs(html: string): string {
 const MEMO_MAX_ENTRIES = 1000;
 const MEMO_MAX_CHARS = 2048;
 
+/**
+ * The same text as one flat string. A render ends in a trim, whose result is a slice of a larger
+ * string; V8's fast `JSON.stringify` (Node 26) serialises only flat strings, and one slice sends
+ * the whole body down the slow path (~2.5 times as slow, docs/performance.md). A JSON round trip
+ * copies any string exactly, lone surrogates included.
+ */
+function flatCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
 function memoised(render: (text: string) => string): (text: string) => string {
   const memo = new Map<string, string>();
   return (text) => {
     if (text === '') return '';
-    if (text.length > MEMO_MAX_CHARS) return render(text);
+    if (text.length > MEMO_MAX_CHARS) return flatCopy(render(text));
     let out = memo.get(text);
     if (out === undefined) {
       if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
-      out = render(text);
+      out = flatCopy(render(text));
       memo.set(text, out);
     }
     return out;

@@ -145,6 +145,15 @@ describe('rendering', () => {
     );
   });
 
+  it('keeps lone surrogates and long texts as they render (renders are copied flat)', () => {
+    expect(renderTitle('A\ud800B')).toBe('A\ud800B');
+    expect(renderDescription('x\udfffy')).toBe('<p>x\udfffy</p>');
+    const long = `${'word '.repeat(600)}end`;
+    expect(renderDescription(long)).toBe(`<p>${long}</p>`);
+    // Memoised renders answer the same string each time.
+    expect(renderExcerpt('Short one')).toBe(renderExcerpt('Short one'));
+  });
+
   it('gives JSON-LD the plain text of a rendering', () => {
     expect(renderedText(renderTitle(`Rock 'n' roll & <more>`))).toBe('Rock ‘n’ roll & <more>');
     expect(renderedText(renderDescription('<p>One &amp; "two"</p>'))).toBe('One & “two”');
