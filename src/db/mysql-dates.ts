@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
  * It replaces one method of mysql2's packet reader, so it checks itself first: installed only
  * when mysql2 still has the method and both answer alike on a set of sample values (else mysql2's
  * is left alone: slower, never different). test/db/mysql-dates.test.ts compares the two on
- * generated values and with MariaDB's text protocol.
+ * generated values and on MariaDB's rows, read once with each.
  */
 
 interface PacketLike {
