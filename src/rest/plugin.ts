@@ -9,7 +9,7 @@ import { requestInfo, requestLog } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
 import { NAMESPACE } from '../lib';
 import { compileRoutes, type CompiledRoute } from './compile';
-import { lazyJit } from './jit';
+import { jitRoutes } from './jit';
 import { fromGraphQLError, fromThrown, internalError, noRoute } from './errors';
 import { describeNamespace, describeRoutes, type Descriptions } from '.';
 import { collectParams, type Params } from './params';
@@ -23,9 +23,9 @@ import { variablesFor } from './variables';
  * The REST adapter as a Yoga plugin (docs/architecture.md: the request flow). On a request under
  * `{api_root}/<namespace>`: match a route of the table, collect the parameters, build the
  * context exactly as Yoga does for /graphql (same authentication, fresh loaders), coerce the
- * parameters by the GraphQL types, run the route's prepared operation (validated at start-up
- * and compiled on its first request, so the per-request parse/validate/limit hooks of /graphql
- * have nothing to do) and present the result. Modelled on @graphql-yoga/plugin-sofa.
+ * parameters by the GraphQL types, run the route's prepared operation (validated and compiled
+ * at start-up, so the per-request parse/validate/limit hooks of /graphql have nothing to do)
+ * and present the result. Modelled on @graphql-yoga/plugin-sofa.
  */
 
 type Enveloped = ReturnType<
@@ -47,9 +47,7 @@ export function useRest(
   let routes: CompiledRoute[] = [];
   let descriptions: Descriptions | undefined;
   const sources = new Map<CompiledRoute, string>();
-  let compiled: (route: CompiledRoute) => CompiledQuery = () => {
-    throw new Error('REST plugin used before its schema was set');
-  };
+  let compiled = new Map<CompiledRoute, CompiledQuery>();
   let getEnveloped: ((context: Record<string, unknown>) => Enveloped) | undefined;
 
   /** `{namespace, rest}` when the path is under one of our namespaces. */
@@ -129,7 +127,7 @@ export function useRest(
     // The route's compiled operation (src/rest/jit.ts), on the context Yoga built.
     // Its statements are charged to the request's runtime budget (src/context/budget.ts).
     const result = (await withinBudget(contextValue.budget, () =>
-      compiled(route).query(undefined, contextValue, variables),
+      compiled.get(route)!.query(undefined, contextValue, variables),
     )) as ExecutionResult;
     const [error] = result.errors ?? [];
     if (error) {
@@ -208,7 +206,7 @@ export function useRest(
     },
     onSchemaChange({ schema }: { schema: GraphQLSchema }) {
       routes = compileRoutes(schema, table);
-      compiled = lazyJit(schema);
+      compiled = jitRoutes(schema, routes);
       allowOfRoute.clear();
       descriptions = describeRoutes(config, schema, routes, namespaces);
       sources.clear();
