@@ -24,7 +24,7 @@ export function namespaceUrl(config: Config, namespace: string = NAMESPACE): str
 }
 
 export function restUrl(config: Config, path: string, namespace: string = NAMESPACE): string {
-  return flat(config.siteUrl, config.apiRoot, '/', namespace, '/', path);
+  return flat(namespaceUrl(config, namespace), '/', path);
 }
 
 export function publicUrl(config: Config, path: string): string {
