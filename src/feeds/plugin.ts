@@ -11,7 +11,7 @@ import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { etagOf, matchesEtag } from '../http/etag';
-import { requestInfo, requestLog } from '../http/request-info';
+import { requestInfo, requestLog, type OnRequestPayload } from '../http/request-info';
 import { NAMESPACE, notFound } from '../lib';
 import { compileRoutes, type CompiledRoute } from '../rest/compile';
 import {
@@ -86,6 +86,15 @@ class ArgumentsError extends Error {
   constructor(readonly errors: readonly GraphQLError[]) {
     super(errors[0]?.message ?? 'invalid arguments');
   }
+}
+
+/** What a feed or export request asks for (`/events.ics`, `/events/<id>.ics`, a list as CSV). */
+interface FeedTarget {
+  namespace: string;
+  collection: Collection;
+  /** The event of `/events/<id>.ics`. */
+  single: number | null;
+  isCsv: boolean;
 }
 
 /** A list route, with what turns its variables into the list field's arguments. */
@@ -302,7 +311,9 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
         if (field) lists.set(collection, { route, field, operation, node });
       }
     },
-    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
+    // Synchronous on every other request (OnRequestPayload).
+    onRequest(payload) {
+      const { request, url } = payload;
       const method = request.method.toUpperCase();
       if (method !== 'GET' && method !== 'HEAD') return;
       // Calendar apps subscribe to the site's `/events/?ical=1`: the same feed as `/events.ics`.
@@ -322,30 +333,36 @@ export function useExports(config: Config, table: readonly RouteRow[] = ROUTES):
           : isCsv
             ? `${rest} (csv)`
             : rest;
-      let reading: Promise<AppContext> | undefined;
-      try {
-        const token = feedTokenOf(request, url);
-        // One context per request, made on first use (after the parameters are checked).
-        const reader = () =>
-          (reading ??= context(request, serverContext as Record<string, unknown>, namespace).then(
-            (ctx) => (token === null ? ctx : asFeedTokenUser(ctx, token)),
-          ));
-        const personal = token !== null;
-        endResponse(
-          isCsv
-            ? await csv(collection, request, url, reader, personal, fetchAPI)
-            : await ics(
-                request,
-                url,
-                reader,
-                single ? Number(single[1]) : null,
-                personal,
-                fetchAPI,
-              ),
-        );
-      } catch (error) {
-        endResponse(toResponse(fetchAPI.Response, errorReply(queryFailure(error)), request));
-      }
+      return serve(payload, {
+        namespace,
+        collection,
+        single: single ? Number(single[1]) : null,
+        isCsv,
+      });
     },
   };
+
+  /** Answers a feed or an export once `onRequest` has found the request is one. */
+  async function serve(
+    { request, url, endResponse, fetchAPI, serverContext }: OnRequestPayload,
+    { namespace, collection, single, isCsv }: FeedTarget,
+  ): Promise<void> {
+    let reading: Promise<AppContext> | undefined;
+    try {
+      const token = feedTokenOf(request, url);
+      // One context per request, made on first use (after the parameters are checked).
+      const reader = () =>
+        (reading ??= context(request, serverContext as Record<string, unknown>, namespace).then(
+          (ctx) => (token === null ? ctx : asFeedTokenUser(ctx, token)),
+        ));
+      const personal = token !== null;
+      endResponse(
+        isCsv
+          ? await csv(collection, request, url, reader, personal, fetchAPI)
+          : await ics(request, url, reader, single, personal, fetchAPI),
+      );
+    } catch (error) {
+      endResponse(toResponse(fetchAPI.Response, errorReply(queryFailure(error)), request));
+    }
+  }
 }

@@ -2,7 +2,7 @@ import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
 import { globalId } from '../lib';
 import { etagOf, matchesEtag } from '../http/etag';
-import { requestInfo } from '../http/request-info';
+import { requestInfo, type OnRequestPayload } from '../http/request-info';
 
 /**
  * GraphiQL from the service's own files (docs/graphql.md "GraphiQL, SDL and codegen"): the
@@ -198,32 +198,35 @@ async function loadAssets(): Promise<Map<string, Asset>> {
 /** Serves GraphiQL's files under GRAPHIQL_ASSETS (GET and HEAD, ETag, 304). */
 export function useGraphiqlAssets(): Plugin {
   let assets: Promise<Map<string, Asset>> | undefined;
+  async function serve({ request, url, fetchAPI, endResponse }: OnRequestPayload): Promise<void> {
+    assets ??= loadAssets().catch((error: unknown) => {
+      assets = undefined;
+      throw error;
+    });
+    const found = (await assets).get(url.pathname.slice(GRAPHIQL_ASSETS.length + 1));
+    if (!found) return;
+    requestInfo(request).route = url.pathname;
+    const headers = {
+      'Content-Type': found.contentType,
+      'Cache-Control': 'no-cache',
+      ETag: found.etag,
+    };
+    if (matchesEtag(request.headers.get('if-none-match'), found.etag)) {
+      endResponse(new fetchAPI.Response(null, { status: 304, headers }));
+      return;
+    }
+    endResponse(
+      new fetchAPI.Response(request.method === 'HEAD' ? null : new Uint8Array(found.body), {
+        status: 200,
+        headers: { ...headers, 'Content-Length': String(found.body.length) },
+      }),
+    );
+  }
   return {
-    async onRequest({ request, url, fetchAPI, endResponse }) {
-      if (!url.pathname.startsWith(`${GRAPHIQL_ASSETS}/`)) return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') return;
-      assets ??= loadAssets().catch((error: unknown) => {
-        assets = undefined;
-        throw error;
-      });
-      const found = (await assets).get(url.pathname.slice(GRAPHIQL_ASSETS.length + 1));
-      if (!found) return;
-      requestInfo(request).route = url.pathname;
-      const headers = {
-        'Content-Type': found.contentType,
-        'Cache-Control': 'no-cache',
-        ETag: found.etag,
-      };
-      if (matchesEtag(request.headers.get('if-none-match'), found.etag)) {
-        endResponse(new fetchAPI.Response(null, { status: 304, headers }));
-        return;
-      }
-      endResponse(
-        new fetchAPI.Response(request.method === 'HEAD' ? null : new Uint8Array(found.body), {
-          status: 200,
-          headers: { ...headers, 'Content-Length': String(found.body.length) },
-        }),
-      );
+    onRequest(payload) {
+      if (!payload.url.pathname.startsWith(`${GRAPHIQL_ASSETS}/`)) return;
+      const { method } = payload.request;
+      return method === 'GET' || method === 'HEAD' ? serve(payload) : undefined;
     },
   };
 }

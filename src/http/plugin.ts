@@ -5,7 +5,7 @@ import { DomainError } from '../lib';
 import { readBody, tooLarge } from '../rest/params';
 import { errorResponse } from './error-response';
 import { loggableTarget, type Logger } from './logger';
-import { carryInfo, inRequestScope, requestInfo } from './request-info';
+import { carryInfo, inRequestScope, requestInfo, type OnRequestPayload } from './request-info';
 import { securityHeadersFor } from './security-headers';
 import { requestTimeout, withTimeout } from './timeout';
 
@@ -27,19 +27,71 @@ export function useHttpLayer(config: Config, logger: Logger, graphqlEndpoint: st
   // The access line holds only the fields written below (the path already redacted by
   // loggableTarget), so it skips the logger's redaction pass, a third of its cost.
   const access = logger.child({}, { redact: { paths: [] } });
+  /** GraphQL bodies above MAX_BODY_BYTES → 413; GraphQL requests timed by REQUEST_TIMEOUT_MS. */
+  async function limitGraphql({
+    request,
+    url,
+    fetchAPI,
+    setRequest,
+    endResponse,
+    requestHandler,
+    setRequestHandler,
+  }: OnRequestPayload): Promise<void> {
+    if (request.body) {
+      let text: string;
+      try {
+        text = await readBody(request, config.maxBodyBytes);
+      } catch (error) {
+        const large = error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE';
+        endResponse(
+          errorResponse(fetchAPI.Response, url, large ? 413 : 400, {
+            rest: large ? 'rest_request_too_large' : 'rest_bad_request',
+            graphql: large ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
+            message: large
+              ? tooLarge(config.maxBodyBytes).message
+              : 'The request body could not be read.',
+          }),
+        );
+        return;
+      }
+      // The body, now read within the limit, replaces the stream.
+      const buffered = new fetchAPI.Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: text,
+      });
+      carryInfo(request, buffered);
+      setRequest(buffered);
+    }
+    if (config.requestTimeoutMs > 0) {
+      setRequestHandler(async (req, serverContext) => {
+        const timeout = requestTimeout(config.requestTimeoutMs);
+        try {
+          return await withTimeout(
+            Promise.resolve(requestHandler(req, serverContext)),
+            config.requestTimeoutMs,
+            () => timeout,
+          );
+        } catch (error) {
+          if (error !== timeout) throw error;
+          requestInfo(req).retryAfter = 1;
+          return errorResponse(fetchAPI.Response, url, 503, {
+            rest: 'rest_request_timeout',
+            graphql: 'REQUEST_TIMEOUT',
+            message: timeout.message,
+          });
+        }
+      });
+    }
+  }
+
   return {
     instrumentation: {
       request: ({ request }, wrapped) => inRequestScope(logger, request, wrapped),
     },
-    async onRequest({
-      request,
-      url,
-      fetchAPI,
-      setRequest,
-      endResponse,
-      requestHandler,
-      setRequestHandler,
-    }) {
+    // Synchronous but for GraphQL requests (OnRequestPayload).
+    onRequest(payload) {
+      const { request, url, fetchAPI, endResponse } = payload;
       const info = requestInfo(request);
       info.url = url;
       if (url.pathname.length + url.search.length > config.maxUrlLength) {
@@ -54,52 +106,7 @@ export function useHttpLayer(config: Config, logger: Logger, graphqlEndpoint: st
       }
       if (url.pathname !== graphqlEndpoint) return;
       info.route = graphqlEndpoint;
-      if (request.body) {
-        let text: string;
-        try {
-          text = await readBody(request, config.maxBodyBytes);
-        } catch (error) {
-          const large = error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE';
-          endResponse(
-            errorResponse(fetchAPI.Response, url, large ? 413 : 400, {
-              rest: large ? 'rest_request_too_large' : 'rest_bad_request',
-              graphql: large ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
-              message: large
-                ? tooLarge(config.maxBodyBytes).message
-                : 'The request body could not be read.',
-            }),
-          );
-          return;
-        }
-        // The body, now read within the limit, replaces the stream.
-        const buffered = new fetchAPI.Request(request.url, {
-          method: request.method,
-          headers: request.headers,
-          body: text,
-        });
-        carryInfo(request, buffered);
-        setRequest(buffered);
-      }
-      if (config.requestTimeoutMs > 0) {
-        setRequestHandler(async (req, serverContext) => {
-          const timeout = requestTimeout(config.requestTimeoutMs);
-          try {
-            return await withTimeout(
-              Promise.resolve(requestHandler(req, serverContext)),
-              config.requestTimeoutMs,
-              () => timeout,
-            );
-          } catch (error) {
-            if (error !== timeout) throw error;
-            requestInfo(req).retryAfter = 1;
-            return errorResponse(fetchAPI.Response, url, 503, {
-              rest: 'rest_request_timeout',
-              graphql: 'REQUEST_TIMEOUT',
-              message: timeout.message,
-            });
-          }
-        });
-      }
+      return limitGraphql(payload);
     },
     onResponse({ request, response: answered, setResponse, fetchAPI }) {
       const info = requestInfo(request);
@@ -145,8 +152,9 @@ function withErrorBody(
   response: Response,
   graphqlEndpoint: string,
 ): Response {
-  if (response.status < 400 || response.body !== null || request.method === 'HEAD') return response;
-  if (url.pathname !== graphqlEndpoint) return response;
+  // The path first: reading `body` of a response makes its stream.
+  if (response.status < 400 || url.pathname !== graphqlEndpoint) return response;
+  if (response.body !== null || request.method === 'HEAD') return response;
   const reason = STATUS_CODES[response.status] ?? 'Error';
   const code = reason.toUpperCase().replace(/[^A-Z]+/g, '_');
   const replaced = errorResponse(ResponseCtor, url, response.status, {

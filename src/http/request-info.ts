@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
 import type { Logger } from './logger';
 
 /**
@@ -21,6 +22,13 @@ export interface RequestInfo {
   /** Seconds, for the `Retry-After` header of a 429 or 503. */
   retryAfter?: number;
 }
+
+/**
+ * What a Yoga `onRequest` hook receives. Hooks stay synchronous for requests that are not theirs
+ * and hand the rest to an async function: an async hook costs every request a promise and a turn
+ * of the microtask queue, on every path, whoever answers it.
+ */
+export type OnRequestPayload = Parameters<NonNullable<Plugin['onRequest']>>[0];
 
 const infos = new WeakMap<Request, RequestInfo>();
 

@@ -8,7 +8,7 @@ import {
   processGenerations,
   type GenerationSource,
 } from './response-cache-generation';
-import { requestInfo } from './request-info';
+import { requestInfo, type OnRequestPayload } from './request-info';
 
 /** Most bytes of rendered bodies kept per process (docs/performance.md "Memory"). */
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -31,28 +31,38 @@ export function useResponseCache(
   source: GenerationSource | undefined = generationSource(config, deps.db),
 ): Plugin<Record<string, unknown>> {
   if (!source) return {};
+  const generations = source;
   const store = new ResponseStore(MAX_BYTES);
   const pending = new WeakMap<Request, Pending>();
   const root = `${config.apiRoot}/`;
+
+  /** The cached answer of a cacheable request, or a note to keep the one the adapter renders. */
+  async function answer(
+    { request, endResponse, fetchAPI }: OnRequestPayload,
+    key: string,
+  ): Promise<void> {
+    let generation: string;
+    try {
+      generation = await generations.current();
+    } catch {
+      // The database is unreachable: the adapter answers as it does without a cache (503).
+      return;
+    }
+    const entry = store.get(key, generation);
+    if (!entry) {
+      pending.set(request, { key, generation });
+      return;
+    }
+    if (entry.route !== undefined) requestInfo(request).route = entry.route;
+    endResponse(hit(fetchAPI.Response, entry, request));
+  }
+
   return {
-    async onRequest({ request, url, endResponse, fetchAPI }) {
-      if (!url.pathname.startsWith(root)) return;
-      const key = cacheKey(request, url, deps.now());
-      if (key === null) return;
-      let generation: string;
-      try {
-        generation = await source.current();
-      } catch {
-        // The database is unreachable: the adapter answers as it does without a cache (503).
-        return;
-      }
-      const entry = store.get(key, generation);
-      if (!entry) {
-        pending.set(request, { key, generation });
-        return;
-      }
-      if (entry.route !== undefined) requestInfo(request).route = entry.route;
-      endResponse(hit(fetchAPI.Response, entry, request));
+    // Synchronous for what is not cacheable (OnRequestPayload).
+    onRequest(payload) {
+      if (!payload.url.pathname.startsWith(root)) return;
+      const key = cacheKey(payload.request, payload.url, deps.now());
+      return key === null ? undefined : answer(payload, key);
     },
     onResponse({ request, response }) {
       const waiting = pending.get(request);

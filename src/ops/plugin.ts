@@ -136,7 +136,8 @@ export function useOps(options: OpsOptions): Plugin {
     },
     onResponse({ request, response }) {
       const info = requestInfo(request);
-      const pathname = new URL(request.url, 'http://localhost').pathname;
+      // The URL as the HTTP layer parsed it on arrival (src/http/plugin.ts).
+      const pathname = (info.url ?? new URL(request.url, 'http://localhost')).pathname;
       const seconds = (performance.now() - info.start) / 1000;
       metrics.observe(label(pathname, info.route), request.method, response.status, seconds);
     },

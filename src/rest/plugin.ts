@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { withinBudget, type AppContext } from '../context';
 import { listTooLong, overlongList } from '../graphql/limits';
 import { loggableTarget } from '../http/logger';
-import { requestInfo, requestLog } from '../http/request-info';
+import { requestInfo, requestLog, type OnRequestPayload } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
 import { NAMESPACE } from '../lib';
 import { compileRoutes, type CompiledRoute } from './compile';
@@ -212,23 +212,37 @@ export function useRest(
       sources.clear();
       for (const route of routes) if (route.document) sources.set(route, print(route.document));
     },
-    async onRequest({ request, url, endResponse, fetchAPI, serverContext }) {
-      let reply: Reply | null;
-      try {
-        // REQUEST_TIMEOUT_MS: 503 rest_request_timeout when the answer takes longer.
-        reply = await withTimeout(
-          dispatch(request, url, serverContext as Record<string, unknown>),
-          config.requestTimeoutMs,
-          () => requestTimeout(config.requestTimeoutMs),
-        );
-      } catch (err) {
-        const mapped = fromThrown(err);
-        if (!mapped) log(request, err);
-        reply = errorReply(mapped ?? internalError());
-      }
-      if (reply) endResponse(toResponse(fetchAPI.Response, reply, request));
+    // Synchronous for paths outside the API root (OnRequestPayload).
+    onRequest(payload) {
+      const { pathname } = payload.url;
+      const root = config.apiRoot;
+      if (root !== '' && pathname !== root && !pathname.startsWith(`${root}/`)) return;
+      return answer(payload);
     },
   };
+
+  async function answer({
+    request,
+    url,
+    endResponse,
+    fetchAPI,
+    serverContext,
+  }: OnRequestPayload): Promise<void> {
+    let reply: Reply | null;
+    try {
+      // REQUEST_TIMEOUT_MS: 503 rest_request_timeout when the answer takes longer.
+      reply = await withTimeout(
+        dispatch(request, url, serverContext as Record<string, unknown>),
+        config.requestTimeoutMs,
+        () => requestTimeout(config.requestTimeoutMs),
+      );
+    } catch (err) {
+      const mapped = fromThrown(err);
+      if (!mapped) log(request, err);
+      reply = errorReply(mapped ?? internalError());
+    }
+    if (reply) endResponse(toResponse(fetchAPI.Response, reply, request));
+  }
 }
 
 /** Logged with the request id (src/http/request-info.ts); secret query values redacted. */

@@ -3,7 +3,7 @@ import type { SofaPluginConfig } from '@graphql-yoga/plugin-sofa';
 import { GraphQLError, GraphQLSchema, type GraphQLFormattedError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
-import { carryInfo } from '../http/request-info';
+import { carryInfo, type OnRequestPayload } from '../http/request-info';
 import { DomainError } from '../lib';
 import { GRAPHQL_ONLY } from './compile';
 import { noRoute, statusOf, wordpressCode } from './errors';
@@ -138,49 +138,53 @@ export function useCalendarSofa(config: Config): Plugin {
       schemaChange = payload;
       sofa = undefined;
     },
-    async onRequest(payload) {
-      if (!payload.url.pathname.startsWith(basePath)) return;
-      sofa ??= load().catch((err: unknown) => {
-        sofa = undefined; // try again on the next request
-        throw err;
-      });
-      const loaded = await sofa;
-      const { plugin, route } = loaded;
-      const { Response } = payload.fetchAPI;
-      // Only GET: query routes take no other method (mutations read JSON bodies).
-      const found =
-        payload.request.method === 'GET'
-          ? route(payload.url.pathname.slice(basePath.length))
-          : undefined;
-      let args = new Map<string, unknown>();
-      let request = payload;
-      if (found) {
-        try {
-          args = coercedArgs(payload.url, found);
-        } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
-          payload.endResponse(domainErrorResponse(err));
-          return;
-        }
-        request = withSearch(payload, sofaSearch(payload.url, found, args));
-      }
-      let answer: Response | undefined;
-      await plugin.onRequest?.({
-        ...request,
-        endResponse(response) {
-          answer = response;
-        },
-      });
-      // A path the view has no route for is WordPress's `rest_no_route`, as elsewhere under the
-      // API root (docs/contract.md §11), not Yoga's empty 404.
-      if (!answer) answer = toResponse(Response, errorReply(noRoute()), payload.request);
-      else if (found) answer = await withPageLinks(answer, found, args, payload.url);
-      else if (payload.url.pathname === `${basePath}${OPENAPI_PATH}` && answer.status === 200) {
-        answer = await finishedDocument(answer, loaded);
-      }
-      payload.endResponse(answer);
+    // Synchronous on every other path (OnRequestPayload).
+    onRequest(payload) {
+      return payload.url.pathname.startsWith(basePath) ? serve(payload) : undefined;
     },
   };
+
+  async function serve(payload: OnRequestPayload): Promise<void> {
+    sofa ??= load().catch((err: unknown) => {
+      sofa = undefined; // try again on the next request
+      throw err;
+    });
+    const loaded = await sofa;
+    const { plugin, route } = loaded;
+    const { Response } = payload.fetchAPI;
+    // Only GET: query routes take no other method (mutations read JSON bodies).
+    const found =
+      payload.request.method === 'GET'
+        ? route(payload.url.pathname.slice(basePath.length))
+        : undefined;
+    let args = new Map<string, unknown>();
+    let request = payload;
+    if (found) {
+      try {
+        args = coercedArgs(payload.url, found);
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        payload.endResponse(domainErrorResponse(err));
+        return;
+      }
+      request = withSearch(payload, sofaSearch(payload.url, found, args));
+    }
+    let answer: Response | undefined;
+    await plugin.onRequest?.({
+      ...request,
+      endResponse(response) {
+        answer = response;
+      },
+    });
+    // A path the view has no route for is WordPress's `rest_no_route`, as elsewhere under the
+    // API root (docs/contract.md §11), not Yoga's empty 404.
+    if (!answer) answer = toResponse(Response, errorReply(noRoute()), payload.request);
+    else if (found) answer = await withPageLinks(answer, found, args, payload.url);
+    else if (payload.url.pathname === `${basePath}${OPENAPI_PATH}` && answer.status === 200) {
+      answer = await finishedDocument(answer, loaded);
+    }
+    payload.endResponse(answer);
+  }
 
   /** A list page's answer with its `Link` header (none when it has no neighbour). */
   async function withPageLinks(

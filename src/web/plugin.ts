@@ -5,7 +5,7 @@ import type { Config } from '../config';
 import { withinBudget, type AppContext } from '../context';
 import { textStream } from '../feeds/stream';
 import { etagOf, matchesEtag } from '../http/etag';
-import { requestInfo, requestLog } from '../http/request-info';
+import { requestInfo, requestLog, type OnRequestPayload } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
 import { DomainError, invalid } from '../lib';
 import { readBody } from '../rest/params';
@@ -194,78 +194,85 @@ export function useWebPage(config: Config): Plugin {
     });
   }
 
-  return {
-    onYogaInit({ yoga }) {
-      getEnveloped = yoga.getEnveloped as unknown as GetEnveloped;
-    },
-    async onRequest({ request, url, fetchAPI, endResponse, serverContext }) {
-      const method = request.method.toUpperCase();
-      const route = matchRoute(config, url.pathname);
-      if (!route) return;
-      // Calendar apps' feed address belongs to src/feeds; every other /events/ is the page.
-      if (route.kind === 'calendar' && url.searchParams.get('ical') === '1') return;
-      const post = method === 'POST' && route.kind === 'event';
-      if (method !== 'GET' && method !== 'HEAD' && !post) return;
-      requestInfo(request).route = ROUTE_LABELS[route.kind];
-      answered.add(request);
-      const R = fetchAPI.Response;
+  async function serve(
+    { request, url, fetchAPI, endResponse, serverContext }: OnRequestPayload,
+    route: Route,
+  ): Promise<void> {
+    const method = request.method.toUpperCase();
+    // Calendar apps' feed address belongs to src/feeds; every other /events/ is the page.
+    if (route.kind === 'calendar' && url.searchParams.get('ical') === '1') return;
+    const post = method === 'POST' && route.kind === 'event';
+    if (method !== 'GET' && method !== 'HEAD' && !post) return;
+    requestInfo(request).route = ROUTE_LABELS[route.kind];
+    answered.add(request);
+    const R = fetchAPI.Response;
 
-      if (route.kind === 'stylesheet') {
-        const headers = {
-          'Content-Type': 'text/css; charset=utf-8',
-          'Cache-Control': 'no-cache',
-          ETag: stylesheet.etag,
-        };
-        if (matchesEtag(request.headers.get('if-none-match'), stylesheet.etag)) {
-          endResponse(new R(null, { status: 304, headers }));
-          return;
-        }
-        const body = method === 'HEAD' ? null : new Uint8Array(stylesheet.body);
+    if (route.kind === 'stylesheet') {
+      const headers = {
+        'Content-Type': 'text/css; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        ETag: stylesheet.etag,
+      };
+      if (matchesEtag(request.headers.get('if-none-match'), stylesheet.etag)) {
+        endResponse(new R(null, { status: 304, headers }));
+        return;
+      }
+      const body = method === 'HEAD' ? null : new Uint8Array(stylesheet.body);
+      endResponse(
+        new R(body, {
+          headers: { ...headers, 'Content-Length': String(stylesheet.body.length) },
+        }),
+      );
+      return;
+    }
+
+    try {
+      const ctx = await pageContext(
+        getEnveloped,
+        request,
+        serverContext as Record<string, unknown>,
+      );
+      if (route.kind === 'robots') {
         endResponse(
-          new R(body, {
-            headers: { ...headers, 'Content-Length': String(stylesheet.body.length) },
+          new R(method === 'HEAD' ? null : robotsTxt(ctx), {
+            headers: {
+              'Content-Type': 'text/plain; charset=utf-8',
+              'Cache-Control': CACHE.public,
+            },
           }),
         );
         return;
       }
-
-      try {
-        const ctx = await pageContext(
-          getEnveloped,
-          request,
-          serverContext as Record<string, unknown>,
-        );
-        if (route.kind === 'robots') {
-          endResponse(
-            new R(method === 'HEAD' ? null : robotsTxt(ctx), {
-              headers: {
-                'Content-Type': 'text/plain; charset=utf-8',
-                'Cache-Control': CACHE.public,
-              },
-            }),
-          );
-          return;
-        }
-        if (route.kind === 'sitemap' || route.kind === 'sitemap-part') {
-          endResponse(await sitemap(route, ctx, method === 'HEAD', fetchAPI));
-          return;
-        }
-        const ms = config.requestTimeoutMs;
-        const page = await withTimeout(
-          withinBudget(ctx.budget, () => pageFor(route, ctx, request, url)),
-          ms,
-          () => requestTimeout(ms),
-        );
-        const caching: Caching =
-          page.caching === 'none' || post
-            ? 'none'
-            : ctx.viewer.user !== null
-              ? 'private'
-              : (page.caching ?? 'public');
-        endResponse(html(R, request, page.status, renderPage(config, page), caching));
-      } catch (error) {
-        endResponse(failure(R, request, url, error));
+      if (route.kind === 'sitemap' || route.kind === 'sitemap-part') {
+        endResponse(await sitemap(route, ctx, method === 'HEAD', fetchAPI));
+        return;
       }
+      const ms = config.requestTimeoutMs;
+      const page = await withTimeout(
+        withinBudget(ctx.budget, () => pageFor(route, ctx, request, url)),
+        ms,
+        () => requestTimeout(ms),
+      );
+      const caching: Caching =
+        page.caching === 'none' || post
+          ? 'none'
+          : ctx.viewer.user !== null
+            ? 'private'
+            : (page.caching ?? 'public');
+      endResponse(html(R, request, page.status, renderPage(config, page), caching));
+    } catch (error) {
+      endResponse(failure(R, request, url, error));
+    }
+  }
+
+  return {
+    onYogaInit({ yoga }) {
+      getEnveloped = yoga.getEnveloped as unknown as GetEnveloped;
+    },
+    // Synchronous on every other path (OnRequestPayload).
+    onRequest(payload) {
+      const route = matchRoute(config, payload.url.pathname);
+      return route ? serve(payload, route) : undefined;
     },
     onResponse({ request, response, setResponse, fetchAPI }) {
       if (!answered.has(request)) return;
