@@ -77,14 +77,22 @@ let stdout: pino.DestinationStream | undefined;
 function standardOutput(): pino.DestinationStream {
   if (!stdout) {
     const sonic = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    let waiting = false;
     setInterval(() => {
+      if (!waiting) return;
+      waiting = false;
       try {
         sonic.flush();
       } catch {
         // Ended at exit: pino wrote what was left.
       }
     }, FLUSH_INTERVAL_MS).unref();
-    stdout = sonic;
+    stdout = {
+      write(line: string) {
+        waiting = true;
+        return sonic.write(line);
+      },
+    };
   }
   return stdout;
 }
