@@ -61,7 +61,7 @@ export function isoTimestamp(now: number = Date.now()): string {
   return `${secondText}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
 }
 
-/** How often buffered lines are written when fewer than `minLength` bytes wait. */
+/** How long a line may wait in the buffer when fewer than `minLength` bytes wait. */
 const FLUSH_INTERVAL_MS = 1000;
 
 let stdout: pino.DestinationStream | undefined;
@@ -77,19 +77,19 @@ let stdout: pino.DestinationStream | undefined;
 function standardOutput(): pino.DestinationStream {
   if (!stdout) {
     const sonic = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-    let waiting = false;
-    setInterval(() => {
-      if (!waiting) return;
-      waiting = false;
+    // Armed by a line, so that a process that logs nothing keeps no timer.
+    let timer: NodeJS.Timeout | undefined;
+    const flush = () => {
+      timer = undefined;
       try {
         sonic.flush();
       } catch {
         // Ended at exit: pino wrote what was left.
       }
-    }, FLUSH_INTERVAL_MS).unref();
+    };
     stdout = {
       write(line: string) {
-        waiting = true;
+        timer ??= setTimeout(flush, FLUSH_INTERVAL_MS).unref();
         return sonic.write(line);
       },
     };
