@@ -148,6 +148,11 @@ export function useRest(
     };
   }
 
+  function underApiRoot(pathname: string): boolean {
+    const root = config.apiRoot;
+    return pathname === root || pathname.startsWith(`${root}/`);
+  }
+
   /**
    * The rest of the API root (docs/contract.md §11): `GET {api_root}/`, the site's index; any
    * other path under it but the SOFA view's is WordPress's `rest_no_route`. An empty API_ROOT
@@ -155,7 +160,7 @@ export function useRest(
    */
   function outsideNamespaces(request: Request, pathname: string): Reply | null {
     const root = config.apiRoot;
-    if (root === '' || (pathname !== root && !pathname.startsWith(`${root}/`))) return null;
+    if (root === '' || !underApiRoot(pathname)) return null;
     if (pathname === sofa || pathname.startsWith(`${sofa}/`)) return null;
     if (pathname !== root && pathname !== `${root}/`) return errorReply(noRoute());
     requestInfo(request).route = `${root}/`;
@@ -214,9 +219,8 @@ export function useRest(
     },
     // Synchronous for paths outside the API root (OnRequestPayload).
     onRequest(payload) {
-      const { pathname } = payload.url;
-      const root = config.apiRoot;
-      if (root !== '' && pathname !== root && !pathname.startsWith(`${root}/`)) return;
+      // An empty API root puts the namespaces at the site's root: every path may be ours.
+      if (config.apiRoot !== '' && !underApiRoot(payload.url.pathname)) return;
       return answer(payload);
     },
   };
