@@ -49,7 +49,7 @@ let secondText = '';
 
 /**
  * pino's `isoTime` (`,"time":"2026-11-26T07:33:12.345Z"`) with the text up to the second made
- * once a second: formatting a Date per line was ~5 % of the CPU of an answered 404.
+ * once a second: formatting a Date was ~1 µs of a line's ~2.8 µs.
  */
 export function isoTimestamp(now: number = Date.now()): string {
   const whole = Math.floor(now / 1000);
