@@ -1,7 +1,7 @@
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
 import { globalId } from '../lib';
-import { etagOf, matchesEtag } from '../http/etag';
+import { etagOf, fixedFileResponse, type FixedFile } from '../http/etag';
 import { requestInfo, type OnRequestPayload } from '../http/request-info';
 
 /**
@@ -153,11 +153,7 @@ const START = `(function () {
 })();
 `;
 
-interface Asset {
-  body: Buffer;
-  contentType: string;
-  etag: string;
-}
+type Asset = FixedFile;
 
 interface Bundle {
   js: string;
@@ -206,21 +202,7 @@ export function useGraphiqlAssets(): Plugin {
     const found = (await assets).get(url.pathname.slice(GRAPHIQL_ASSETS.length + 1));
     if (!found) return;
     requestInfo(request).route = url.pathname;
-    const headers = {
-      'Content-Type': found.contentType,
-      'Cache-Control': 'no-cache',
-      ETag: found.etag,
-    };
-    if (matchesEtag(request.headers.get('if-none-match'), found.etag)) {
-      endResponse(new fetchAPI.Response(null, { status: 304, headers }));
-      return;
-    }
-    endResponse(
-      new fetchAPI.Response(request.method === 'HEAD' ? null : new Uint8Array(found.body), {
-        status: 200,
-        headers: { ...headers, 'Content-Length': String(found.body.length) },
-      }),
-    );
+    endResponse(fixedFileResponse(fetchAPI.Response, request, found));
   }
   return {
     onRequest(payload) {

@@ -1,6 +1,6 @@
 import { printSchema, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { etagOf, matchesEtag } from '../http/etag';
+import { etagOf, fixedFileResponse, type FixedFile } from '../http/etag';
 import { requestInfo } from '../http/request-info';
 
 /**
@@ -11,13 +11,8 @@ import { requestInfo } from '../http/request-info';
 
 export const SDL_PATH = '/graphql/schema.graphql';
 
-interface Printed {
-  body: Buffer;
-  etag: string;
-}
-
 export function useSchemaSdl(): Plugin {
-  let printed: Printed | undefined;
+  let printed: FixedFile | undefined;
   let schema: GraphQLSchema | undefined;
   return {
     onSchemaChange(payload) {
@@ -30,23 +25,9 @@ export function useSchemaSdl(): Plugin {
       requestInfo(request).route = SDL_PATH;
       if (!printed) {
         const body = Buffer.from(`${printSchema(schema)}\n`, 'utf8');
-        printed = { body, etag: etagOf(body) };
+        printed = { body, etag: etagOf(body), contentType: 'text/plain; charset=utf-8' };
       }
-      const headers = {
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        ETag: printed.etag,
-      };
-      if (matchesEtag(request.headers.get('if-none-match'), printed.etag)) {
-        endResponse(new fetchAPI.Response(null, { status: 304, headers }));
-        return;
-      }
-      endResponse(
-        new fetchAPI.Response(request.method === 'HEAD' ? null : new Uint8Array(printed.body), {
-          status: 200,
-          headers: { ...headers, 'Content-Length': String(printed.body.length) },
-        }),
-      );
+      endResponse(fixedFileResponse(fetchAPI.Response, request, printed));
     },
   };
 }

@@ -34,3 +34,33 @@ export function matchesEtag(header: string | null, etag: string): boolean {
     .map((tag) => tag.trim().replace(/^W\//, ''))
     .some((tag) => tag === etag || tag === '*');
 }
+
+/** A fixed file with its tag: a style sheet, GraphiQL's assets, the SDL. */
+export interface FixedFile {
+  body: Uint8Array;
+  etag: string;
+  contentType: string;
+}
+
+/**
+ * The answer to GET or HEAD of a fixed file: 304 when `If-None-Match` names its tag, else 200
+ * with its bytes (none for HEAD); revalidated on each use (`no-cache`).
+ */
+export function fixedFileResponse(
+  ResponseCtor: typeof Response,
+  request: Request,
+  file: FixedFile,
+): Response {
+  const headers = {
+    'Content-Type': file.contentType,
+    'Cache-Control': 'no-cache',
+    ETag: file.etag,
+  };
+  if (matchesEtag(request.headers.get('if-none-match'), file.etag)) {
+    return new ResponseCtor(null, { status: 304, headers });
+  }
+  return new ResponseCtor(request.method === 'HEAD' ? null : new Uint8Array(file.body), {
+    status: 200,
+    headers: { ...headers, 'Content-Length': String(file.body.length) },
+  });
+}

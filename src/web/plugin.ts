@@ -4,7 +4,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config';
 import { withinBudget, type AppContext } from '../context';
 import { textStream } from '../feeds/stream';
-import { etagOf, matchesEtag } from '../http/etag';
+import { etagOf, fixedFileResponse, matchesEtag, type FixedFile } from '../http/etag';
 import { requestInfo, requestLog, type OnRequestPayload } from '../http/request-info';
 import { requestTimeout, withTimeout } from '../http/timeout';
 import { DomainError, invalid } from '../lib';
@@ -64,7 +64,7 @@ const CACHE: Record<Caching, string> = {
   none: 'no-store',
 };
 
-function loadStylesheet(): { body: Buffer; etag: string } {
+function loadStylesheet(): FixedFile {
   const location = path.join(STATIC_DIR, 'calendar.css');
   let body: Buffer;
   try {
@@ -74,7 +74,7 @@ function loadStylesheet(): { body: Buffer; etag: string } {
       `The web pages' style sheet ${location} is missing: build with \`npm run build\`, which copies src/web/static.`,
     );
   }
-  return { body, etag: etagOf(body) };
+  return { body, etag: etagOf(body), contentType: 'text/css; charset=utf-8' };
 }
 
 /** `page=` of a paged view: a positive integer, else a 400 page. */
@@ -208,21 +208,7 @@ export function useWebPage(config: Config): Plugin {
     const R = fetchAPI.Response;
 
     if (route.kind === 'stylesheet') {
-      const headers = {
-        'Content-Type': 'text/css; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        ETag: stylesheet.etag,
-      };
-      if (matchesEtag(request.headers.get('if-none-match'), stylesheet.etag)) {
-        endResponse(new R(null, { status: 304, headers }));
-        return;
-      }
-      const body = method === 'HEAD' ? null : new Uint8Array(stylesheet.body);
-      endResponse(
-        new R(body, {
-          headers: { ...headers, 'Content-Length': String(stylesheet.body.length) },
-        }),
-      );
+      endResponse(fixedFileResponse(R, request, stylesheet));
       return;
     }
 
