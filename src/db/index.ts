@@ -1,5 +1,5 @@
 /** The door of src/db: the Knex instance, row types, transactions and the migration runner. */
-export { describeDbError, isDatabaseUnavailable } from './errors';
+export { describeDbError, isDatabaseUnavailable, isDuplicateKey } from './errors';
 export { HotRead, KeyedRead } from './hot-read';
 export { clientDialect, createDb, dialectOf, redactedUrl, type Db, type Dialect } from './knex';
 export {

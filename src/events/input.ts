@@ -10,6 +10,7 @@ import {
   Problems,
   publishDates,
   resolveImage,
+  slugBase,
   uniqueSlug,
   type PublishingInput,
 } from '../posts';
@@ -164,11 +165,14 @@ export async function eventChanges(
       p,
       async () => (out.parent_id = await checkParent(q, input.post_parent, current?.id)),
     );
-  if (!current || has(input, 'slug')) {
-    const title = out.title ?? current?.title ?? '';
+  if (!current) {
+    // The insert makes it unique (`insertPost`): a free slug costs no read.
+    p.check(() => (out.slug = slugBase(input.slug, out.title ?? '')));
+  } else if (has(input, 'slug')) {
+    const title = out.title ?? current.title;
     await collect(
       p,
-      async () => (out.slug = await uniqueSlug(q, 'events', input.slug, title, current?.id)),
+      async () => (out.slug = await uniqueSlug(q, 'events', input.slug, title, current.id)),
     );
   }
   throwEventProblems(p.params);

@@ -37,10 +37,10 @@ export async function createEvent(ctx: AppContext, input: EventInput): Promise<E
     const venue = has(input, 'venue') ? await venueOf(ctx, trx, input.venue) : null;
     if (has(input, 'venue')) values.venue_id = venue?.id ?? null;
     const columns = { ...values, ...modifiedNow(ctx.config.siteTimezone, ctx.now()) };
-    const eventId = await insertPost(trx, 'events', columns);
+    const { id, slug } = await insertPost(trx, 'events', { ...columns, slug: values.slug! });
     const counted = { terms: [], published: false, fresh: true };
-    const links = await writeLinks(ctx, trx, eventId, input, counted, values.status === 'publish');
-    return { row: { ...columns, id: eventId } as EventRow, venue, links };
+    const links = await writeLinks(ctx, trx, id, input, counted, values.status === 'publish');
+    return { row: { ...columns, id, slug } as EventRow, venue, links };
   });
   // The answer shows what the transaction wrote, and rows it read (linked records, the terms
   // with their counts as its commit left them): nothing is read back.

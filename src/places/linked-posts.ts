@@ -21,6 +21,7 @@ import {
   insertPost,
   modifiedNow,
   resolveImage,
+  slugBase,
   transactWithImages,
   uniqueSlug,
   updatePost,
@@ -161,8 +162,8 @@ async function createOrReuse<Row extends PostRow, Input extends LinkedInput>(
   // Resolved only now: an image URL creates an image row, which a duplicate must not leave.
   if (has(input, 'image')) cols.image_id = await resolveImage(ctx, q, 'image', input.image);
   cols.title = title;
-  cols.slug = await uniqueSlug(q, kind.table, input.slug, title);
-  return reload<Row>(q, kind.table, await insertPost(q, kind.table, cols));
+  const { id } = await insertPost(q, kind.table, { ...cols, slug: slugBase(input.slug, title) });
+  return reload<Row>(q, kind.table, id);
 }
 
 export async function createLinked<Row extends PostRow, Input extends LinkedInput>(

@@ -1,5 +1,7 @@
+import { firstFreeSlug } from '../../lib';
 import {
   HotRead,
+  isDuplicateKey,
   normalizeRow,
   normalizeRows,
   type PostRow,
@@ -81,15 +83,29 @@ export async function slugsLike(
   return (await query).map((r: { slug: string }) => r.slug);
 }
 
-/** Inserts a record under a freshly allocated id; returns the id. */
+/**
+ * Inserts a record under a freshly allocated id with the slug it asks for (`values.slug`) or,
+ * when the unique index refuses that one, the first free `slug-2`, `slug-3` … — the slug
+ * `uniqueSlug` would have chosen, without reading the slugs first when the asked one is free
+ * (a create's usual case: one statement fewer). A racer taking the chosen suffix as well fails
+ * the transaction, which `transact` runs again (src/db/retry.ts). Returns the id and the slug.
+ */
 export async function insertPost(
   q: Queryable,
   table: PostTable,
-  values: Record<string, unknown>,
-): Promise<number> {
+  values: Record<string, unknown> & { slug: string },
+): Promise<{ id: number; slug: string }> {
   const id = await allocateId(q, POST_TYPE[table]);
-  await q(table).insert({ ...values, id });
-  return id;
+  try {
+    await q(table).insert({ ...values, id });
+    return { id, slug: values.slug };
+  } catch (error) {
+    // The refused statement alone is undone (both databases): the transaction goes on.
+    if (!isDuplicateKey(error)) throw error;
+  }
+  const slug = firstFreeSlug(values.slug, await slugsLike(q, table, values.slug));
+  await q(table).insert({ ...values, slug, id });
+  return { id, slug };
 }
 
 export async function updatePost(

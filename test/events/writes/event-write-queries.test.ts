@@ -3,15 +3,17 @@ import { RestClient } from '../../support/rest/rest-client';
 
 /**
  * What an event create costs in SQL statements (issue 6, W1): `POST /events` with a venue, two
- * organizers, a category and two tags, all given by id. 12 statements: the bearer token with
- * its user (one join); BEGIN; the slugs like the title; the venue; the organizers (one query); the terms (one
- * locking read checks and locks them); the id; the event; its organizers; its terms; the terms'
- * counts; COMMIT. The answer is built from what the transaction wrote and read: no read-back.
- * A write may also bump the list-total generation (`list_generations`): counted apart.
+ * organizers, a category and two tags, all given by id. 11 statements: the bearer token with
+ * its user (one join); BEGIN; the venue; the id; the event (its slug as asked: the unique index
+ * checks it); the organizers (one query); their links; the terms (one locking read checks and
+ * locks them); their links; the terms' counts; COMMIT. A slug already taken costs the refused
+ * insert, a read of the slugs like it, and the insert again. The answer is built from what the
+ * transaction wrote and read: no read-back. A write may also bump the list-total generation
+ * (`list_generations`): counted apart.
  */
 
 const DATES = { start_date: '2027-05-04 19:00:00', end_date: '2027-05-04 22:00:00' };
-const MAX_STATEMENTS = 12;
+const MAX_STATEMENTS = 11;
 
 /** The answer without what only single reads show (`json_ld`), to compare a create with a GET. */
 function withoutJsonLd(value: unknown): unknown {
@@ -32,6 +34,24 @@ describeEachDb('event create: SQL statements', (env) => {
     const response = await rest.post(path, fields, admin);
     expect(response.status).toBe(201);
     return response.body.id as number;
+  }
+
+  /** The statements `send` made (the list-total generation's included), and its 201 body. */
+  async function counted(
+    send: () => ReturnType<RestClient['post']>,
+  ): Promise<{ statements: string[]; body: Record<string, any> }> {
+    const statements: string[] = [];
+    const listener = (query: { sql: string }): void => {
+      statements.push(query.sql);
+    };
+    env.db.on('query', listener);
+    try {
+      const response = await send();
+      expect(response.status).toBe(201);
+      return { statements, body: response.body };
+    } finally {
+      env.db.removeListener('query', listener);
+    }
   }
 
   it(`costs at most ${MAX_STATEMENTS} statements, and answers what a read then shows`, async () => {
@@ -56,22 +76,11 @@ describeEachDb('event create: SQL statements', (env) => {
     // The first request of a token records its use (an UPDATE at most once a minute): not here.
     expect((await rest.post('/events', body(1), admin)).status).toBe(201);
 
-    const statements: string[] = [];
-    const listener = (query: { sql: string }): void => {
-      statements.push(query.sql);
-    };
-    env.db.on('query', listener);
-    let created: Record<string, any>;
-    try {
-      const response = await rest.post('/events', body(2), admin);
-      expect(response.status).toBe(201);
-      created = response.body;
-    } finally {
-      env.db.removeListener('query', listener);
-    }
+    const { statements, body: created } = await counted(() => rest.post('/events', body(2), admin));
     const own = statements.filter((sql) => !/\blist_generations\b/.test(sql));
     expect(own.length).toBeLessThanOrEqual(MAX_STATEMENTS);
     expect(statements.length - own.length).toBeLessThanOrEqual(1);
+    expect(own.filter((sql) => /\bslug\b.*\blike\b/i.test(sql))).toEqual([]);
 
     expect(created.venue.id).toBe(venue);
     expect(created.organizer.map((o: { id: number }) => o.id)).toEqual(organizers);
@@ -83,6 +92,19 @@ describeEachDb('event create: SQL statements', (env) => {
     );
     const read = await rest.get(`/events/${created.id}`, admin);
     expect(withoutJsonLd(created)).toEqual(withoutJsonLd(read.body));
+  });
+
+  it('takes the next free slug when the asked one is taken, in the same transaction', async () => {
+    const fields = { title: `Taken Slug ${env.dialect}`, ...DATES };
+    const first = await counted(() => rest.post('/events', fields, admin));
+    const second = await counted(() => rest.post('/events', fields, admin));
+    expect(second.body.slug).toBe(`${first.body.slug}-2`);
+    // The refused insert, the read of the slugs like it, the insert again: one BEGIN, one COMMIT.
+    expect(second.statements.length).toBe(first.statements.length + 2);
+    expect(second.statements.filter((sql) => /^begin/i.test(sql))).toHaveLength(1);
+    expect(second.statements.filter((sql) => /\bslug\b.*\blike\b/i.test(sql))).toHaveLength(1);
+    const read = await rest.get(`/events/${second.body.id}`, admin);
+    expect(read.body.slug).toBe(`${first.body.slug}-2`);
   });
 
   it('reads the event back when the database stores its text differently', async () => {
