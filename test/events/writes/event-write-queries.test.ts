@@ -48,7 +48,7 @@ describeEachDb('event create: SQL statements', (env) => {
     try {
       const response = await send();
       expect(response.status).toBe(201);
-      return { statements, body: response.body };
+      return { statements, body: response.body as Record<string, any> };
     } finally {
       env.db.removeListener('query', listener);
     }
