@@ -22,7 +22,7 @@ namespace=/wp-json/calendar/events/v1
 
 start() { # dir node port -> pid
   (
-    cd "$1" && DATABASE_URL="$DATABASE_URL" HOST=127.0.0.1 PORT=$3 SITE_URL="http://127.0.0.1:$3" \
+    cd "$1" && MALLOC_ARENA_MAX=2 DATABASE_URL="$DATABASE_URL" HOST=127.0.0.1 PORT=$3 SITE_URL="http://127.0.0.1:$3" \
       NODE_ENV=production RESPONSE_CACHE=off WORKERS=1 LOG_LEVEL=info \
       exec "$2" --max-semi-space-size=32 --max-old-space-size=256 \
       --no-allocation-site-pretenuring dist/src/main.js >/dev/null 2>&1

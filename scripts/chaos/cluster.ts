@@ -181,6 +181,8 @@ async function main(): Promise<number> {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
+        // The setting of `npm start` (package.json), as its flags below.
+        MALLOC_ARENA_MAX: '2',
         NODE_ENV: 'production',
         DATABASE_URL: node.url('calendar'),
         DB_POOL_MAX: '8',

@@ -21,16 +21,23 @@ export function buildService(): void {
 }
 
 /**
- * Our service's command line as `npm start` runs it (V8 flags included), without `node`: the
- * benchmark measures what production runs.
+ * Our service's command line as `npm start` runs it — its environment settings (`NAME=value`
+ * before `node`) and V8 flags — without `node`: the benchmark measures what production runs.
  */
-export function serviceArgs(): string[] {
+export function serviceCommand(): { env: Record<string, string>; args: string[] } {
   const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
     scripts: { start: string };
   };
-  const [command, ...args] = pkg.scripts.start.trim().split(/\s+/);
+  const words = pkg.scripts.start.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  let setting: RegExpExecArray | null;
+  while ((setting = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[0] ?? ''))) {
+    env[setting[1]!] = setting[2]!;
+    words.shift();
+  }
+  const [command, ...args] = words;
   if (command !== 'node') throw new Error(`package.json start must run node, got "${command}"`);
-  return args;
+  return { env, args };
 }
 
 export async function freePort(): Promise<number> {

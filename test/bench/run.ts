@@ -10,7 +10,7 @@ import {
   buildService,
   freePort,
   runScript,
-  serviceArgs,
+  serviceCommand,
   SHARED,
   startServer,
   type Server,
@@ -117,10 +117,12 @@ async function run(opts: BenchOptions): Promise<void> {
     const startOurs = async (mode: CacheMode): Promise<Server> => {
       const port = await freePort();
       const profile = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${results}`] : [];
+      const service = serviceCommand();
       const server = await startServer(
         `ours-cache-${mode}`,
-        [...profile, ...serviceArgs()],
+        [...profile, ...service.args],
         {
+          ...service.env,
           DATABASE_URL: oursUrl,
           HOST: '127.0.0.1',
           PORT: String(port),

@@ -130,7 +130,7 @@ describe('the compiled build', () => {
         else await new Promise((resolve) => setTimeout(resolve, 20));
       }
       console.log(`npm start → /healthz 200 in ${Math.round(performance.now() - started)} ms`);
-      expect(output).toContain('> node --max-semi-space-size=32');
+      expect(output).toContain('> MALLOC_ARENA_MAX=2 node --max-semi-space-size=32');
       expect(output).toContain('dist/src/main.js');
     } finally {
       if (child.exitCode === null && child.signalCode === null) {
