@@ -6,6 +6,7 @@ import {
   invalid,
   InvalidParamError,
   parseDateInput,
+  utcSql,
   type InvalidParams,
 } from '../lib';
 import type { EventRow } from '../db';
@@ -56,11 +57,6 @@ export function checkZone(value: string | null | undefined, site: string): strin
 interface Moment {
   wall: string;
   ms: number;
-}
-
-/** `YYYY-MM-DD HH:MM:SS` of a UTC instant. */
-function utcSql(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** Reads event dates; one reader per import keeps its zone and day caches warm. */

@@ -100,6 +100,14 @@ export function formatSql(dt: DateTime): string {
   return dt.toFormat(SQL_FORMAT);
 }
 
+/**
+ * `YYYY-MM-DD HH:MM:SS` of a UTC instant (epoch milliseconds or a Date, years 0–9999), without
+ * building a Luxon DateTime (~1 µs against ~25 µs).
+ */
+export function utcSql(instant: number | Date): string {
+  return new Date(instant).toISOString().slice(0, 19).replace('T', ' ');
+}
+
 /** Zero-padded string parts of a stored date, as the contract's `*_details` objects. */
 export function dateDetails(sql: string): DateDetails {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(sql);

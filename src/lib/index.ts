@@ -10,6 +10,7 @@ export {
   nowIn,
   parseDateInput,
   toIsoWithOffset,
+  utcSql,
   zoneAbbr,
 } from './dates';
 export { COSTS, Rng, clock, day } from './demo-data';

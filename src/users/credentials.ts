@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { DateTime } from 'luxon';
-import { formatSql } from '../lib';
+import { utcSql } from '../lib';
 import {
   findCredentialWithUser,
   findLiveCredentialsByHash,
+  findLiveCredentialsWithUserByHash,
   findLiveCredentialsOfUser,
   insertCredential,
   touchCredential,
@@ -76,7 +76,7 @@ export function normalizeAppPassword(password: string): string {
 }
 
 function stamp(now: Date): string {
-  return formatSql(DateTime.fromJSDate(now).toUTC());
+  return utcSql(now);
 }
 
 export class CredentialError extends Error {}
@@ -160,7 +160,7 @@ async function used(
   /** The credential's user, when the caller read it already. */
   user?: UserRow,
 ): Promise<UserRow | null> {
-  const recent = formatSql(DateTime.fromJSDate(now).toUTC().minus({ seconds: TOUCH_INTERVAL }));
+  const recent = utcSql(now.getTime() - TOUCH_INTERVAL * 1000);
   try {
     if (row.last_used_at === null || row.last_used_at < recent) {
       await touchCredential(q, table, row.id, stamp(now), recent);
@@ -184,8 +184,10 @@ export async function verifyToken(q: Queryable, token: string, now: Date): Promi
   }
   if (token.length < MIN_CHOSEN_TOKEN_LENGTH) return null;
   const hash = chosenTokenHash(token);
-  const [row] = await findLiveCredentialsByHash(q, 'api_tokens', hash);
-  return row && sameHash(hash, row.secret_hash) ? used(q, 'api_tokens', row, now) : null;
+  const [found] = await findLiveCredentialsWithUserByHash(q, 'api_tokens', hash);
+  return found && sameHash(hash, found.credential.secret_hash)
+    ? used(q, 'api_tokens', found.credential, now, found.user)
+    : null;
 }
 
 /** The user of `login` when `password` is one of its live application passwords, else null. */

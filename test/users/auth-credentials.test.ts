@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createApiToken, createAppPassword } from '../../src/users/credentials';
+import { revokeCredential } from '../../src/users/store/credentials';
 import { bootstrapAdmin } from '../../src/users/users';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
@@ -179,6 +180,27 @@ describeEachDb('credentials', (env) => {
     await expect(createApiToken(env.db, user.id, 'short', env.now, 'too-short')).rejects.toThrow(
       'at least 20',
     );
+  });
+
+  it('reads a credential with its user in one statement, and refuses it once revoked', async () => {
+    const user = await env.createUser('editor', 'one-read');
+    const chosen = `chosen-one-read-token-${env.dialect}-0123`;
+    const minted = await createApiToken(env.db, user.id, 'chosen', env.now, chosen);
+    for (const [token, id] of [
+      [user.token, Number(/^cal_(\d+)_/.exec(user.token)?.[1])],
+      [chosen, minted.id],
+    ] as const) {
+      // The first use is recorded (an UPDATE at most once a minute): not counted here.
+      expect((await viewerWith(env, `Bearer ${token}`)).data?.viewer.id).toBe(user.id);
+      let seen: Awaited<ReturnType<typeof viewerWith>> | undefined;
+      const statements = await env.countQueries(async () => {
+        seen = await viewerWith(env, `Bearer ${token}`);
+      });
+      expect(seen?.data?.viewer).toEqual({ id: user.id, login: user.login, role: 'editor' });
+      expect(statements).toBe(1);
+      await revokeCredential(env.db, 'api_tokens', id, '2026-01-01 00:00:00');
+      expectUnauthenticated(await viewerWith(env, `Bearer ${token}`));
+    }
   });
 
   it('created the first administrator with a generated token, returned once', async () => {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { utcSql } from '../../lib';
 import type { EditScope } from '../../users';
 import { whereTextReadable } from '../../posts';
 import { selectWithVenue, splitVenues, type EventsRead } from './event-reads';
@@ -66,7 +67,7 @@ function dayAfter(wall: string): string | null {
   const next = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]! + 1, +m[4]!, +m[5]!, +m[6]!));
   // Date.UTC reads years 0-99 as 1900-1999: set the year back explicitly.
   next.setUTCFullYear(+m[1]!, +m[2]! - 1, +m[3]! + 1);
-  return next.toISOString().slice(0, 19).replace('T', ' ');
+  return utcSql(next);
 }
 
 /** `!` escapes LIKE wildcards the same way on MySQL and SQLite (backslash does not). */

@@ -1,5 +1,5 @@
 import { IANAZone } from 'luxon';
-import { zoneAbbr } from '../../lib';
+import { utcSql, zoneAbbr } from '../../lib';
 
 /**
  * VTIMEZONE components (RFC 5545 §3.6.5) from the same tzdb data the service converts dates
@@ -44,10 +44,6 @@ function wallClock(ms: number, offset: number): string {
     `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}` +
     `T${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}`
   );
-}
-
-function utcSql(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** The instants in [from, to) where the zone's offset changes, to the minute. */

@@ -1,5 +1,6 @@
 import { insertRows } from './bulk';
 import type { Queryable } from '../../db';
+import { utcSql } from '../../lib';
 
 /**
  * SQL of imports and exports (`src/transfer/import-events.ts`, `src/cli/export.ts`): the
@@ -100,6 +101,6 @@ export async function eventZoneSpans(
 
 /** MySQL hands DATETIME aggregates back as Date objects (UTC connection), SQLite as text. */
 function sqlText(value: unknown): string {
-  if (value instanceof Date) return value.toISOString().slice(0, 19).replace('T', ' ');
+  if (value instanceof Date) return utcSql(value);
   return String(value ?? '');
 }

@@ -1,4 +1,4 @@
-import type { Queryable, UserRow } from '../../db';
+import { HotRead, type Queryable, type UserRow } from '../../db';
 
 /** API tokens and application passwords: the same shape in two tables. */
 export type CredentialTable = 'api_tokens' | 'app_passwords';
@@ -36,22 +36,43 @@ export async function findCredentialById(
   return normalize(await q(table).where({ id }).first());
 }
 
-/**
- * A credential and its user in one query (the bearer-token path of every authenticated
- * request); the user's columns come back prefixed `user_`.
- */
-export async function findCredentialWithUser(
-  q: Queryable,
-  table: CredentialTable,
-  id: number,
-): Promise<{ credential: CredentialRow; user: UserRow | undefined } | undefined> {
-  const raw = (await q(table)
+const USER_COLUMNS = ['id', 'login', 'display_name', 'email', 'role', 'created_at'] as const;
+
+/** A credential with its user's columns, prefixed `user_`. */
+function withUser(q: Queryable, table: CredentialTable) {
+  return q(table)
     .leftJoin('users', 'users.id', `${table}.user_id`)
-    .where(`${table}.id`, id)
-    .first(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as user_${column}`))) as
-    Record<string, unknown> | undefined;
-  const credential = normalize(raw);
-  if (!raw || !credential) return undefined;
+    .select(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as user_${column}`));
+}
+
+/** The credential-with-user reads of every authenticated request, by id and by hash (live). */
+const WITH_USER_BY_ID = {
+  api_tokens: new HotRead((q, ids) => withUser(q, 'api_tokens').whereIn('api_tokens.id', ids)),
+  app_passwords: new HotRead((q, ids) =>
+    withUser(q, 'app_passwords').whereIn('app_passwords.id', ids),
+  ),
+} satisfies Record<CredentialTable, HotRead>;
+const LIVE_WITH_USER_BY_HASH = {
+  api_tokens: new HotRead((q, hashes) =>
+    withUser(q, 'api_tokens')
+      .whereIn('api_tokens.secret_hash', hashes)
+      .whereNull('api_tokens.revoked_at'),
+  ),
+  app_passwords: new HotRead((q, hashes) =>
+    withUser(q, 'app_passwords')
+      .whereIn('app_passwords.secret_hash', hashes)
+      .whereNull('app_passwords.revoked_at'),
+  ),
+} satisfies Record<CredentialTable, HotRead>;
+
+export interface CredentialWithUser {
+  credential: CredentialRow;
+  /** Undefined when the user row is gone. */
+  user: UserRow | undefined;
+}
+
+function splitUser(raw: Record<string, unknown>): CredentialWithUser {
+  const credential = normalize(raw)!;
   const user: Record<string, unknown> = {};
   for (const column of USER_COLUMNS) {
     user[column] = raw[`user_${column}`];
@@ -63,7 +84,27 @@ export async function findCredentialWithUser(
   };
 }
 
-const USER_COLUMNS = ['id', 'login', 'display_name', 'email', 'role', 'created_at'] as const;
+/**
+ * A credential and its user in one statement (the bearer-token path of every authenticated
+ * request), run as a hot read (src/db/hot-read.ts): a prepared statement on MySQL.
+ */
+export async function findCredentialWithUser(
+  q: Queryable,
+  table: CredentialTable,
+  id: number,
+): Promise<CredentialWithUser | undefined> {
+  const [raw] = await WITH_USER_BY_ID[table].run(q, [id]);
+  return raw ? splitUser(raw) : undefined;
+}
+
+/** Live (not revoked) credentials whose stored hash is exactly this one, with their users. */
+export async function findLiveCredentialsWithUserByHash(
+  q: Queryable,
+  table: CredentialTable,
+  secretHash: string,
+): Promise<CredentialWithUser[]> {
+  return (await LIVE_WITH_USER_BY_HASH[table].run(q, [secretHash])).map(splitUser);
+}
 
 /** Live (not revoked) rows whose stored hash is exactly this one. */
 export async function findLiveCredentialsByHash(
