@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import {
   FEED_TOKEN_PARAM,
   createFeedToken,
@@ -6,7 +5,7 @@ import {
   listFeedTokens,
   revokeFeedToken,
 } from '../users';
-import { formatSql, namespaceUrl } from '../lib';
+import { namespaceUrl, utcSql } from '../lib';
 import { JSON_OPTION, notFoundError, optional, positiveId, required, type Command } from './common';
 import { userByLogin } from './errors';
 import { listSecrets } from './tokens';
@@ -53,7 +52,7 @@ export const feedTokenCommands: Record<string, Command> = {
       const row = await findFeedTokenById(db, id);
       if (!row) throw notFoundError(`No feed token with id ${id}.`);
       const already = row.revoked_at !== null;
-      if (!already) await revokeFeedToken(db, id, formatSql(DateTime.fromJSDate(now).toUTC()));
+      if (!already) await revokeFeedToken(db, id, utcSql(now));
       if (values.json) out(JSON.stringify({ id, revoked: true, already_revoked: already }));
       else out(already ? `Feed token ${id} was already revoked.` : `Revoked feed token ${id}.`);
     },

@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import {
   createApiToken,
   createAppPassword,
@@ -8,7 +7,7 @@ import {
   revokeCredential,
   type CredentialTable,
 } from '../users';
-import { formatSql } from '../lib';
+import { utcSql } from '../lib';
 import {
   JSON_OPTION,
   notFoundError,
@@ -56,8 +55,7 @@ function revokeCommand(kind: Kind): Command {
       const row = await findCredentialById(db, kind.table, id);
       if (!row) throw notFoundError(`No ${kind.label} with id ${id}.`);
       const already = row.revoked_at !== null;
-      if (!already)
-        await revokeCredential(db, kind.table, id, formatSql(DateTime.fromJSDate(now).toUTC()));
+      if (!already) await revokeCredential(db, kind.table, id, utcSql(now));
       if (values.json) out(JSON.stringify({ id, revoked: true, already_revoked: already }));
       else
         out(already ? `${kind.label} ${id} was already revoked.` : `Revoked ${kind.label} ${id}.`);

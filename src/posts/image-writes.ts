@@ -1,6 +1,5 @@
-import { DateTime } from 'luxon';
 import type { AppContext } from '../context';
-import { formatSql, invalid } from '../lib';
+import { invalid, utcSql } from '../lib';
 import { transact, type NameLock, type Queryable } from '../db';
 import { fetchImage, type FetchedImage } from './image-fetch';
 import { ImageFetchError, parseAllow } from './image-guard';
@@ -130,6 +129,6 @@ export async function resolveImage(
     return null;
   }
   if ('error' in outcome) throw invalid(name, outcome.error);
-  const now = formatSql(DateTime.fromJSDate(ctx.now()).toUTC());
+  const now = utcSql(ctx.now());
   return insertImage(q, text, outcome.image, now);
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DateTime } from 'luxon';
-import { formatSql } from '../lib';
+import { utcSql } from '../lib';
 import type { Queryable, UserRow } from '../db';
 import { hashSecret, sameHash, type MintedCredential } from './credentials';
 import {
@@ -35,7 +34,7 @@ export type SecretCheck = (subject: string, given: string, expected: string) => 
 const constantTime: SecretCheck = async (_subject, given, expected) => sameHash(given, expected);
 
 function stamp(now: Date): string {
-  return formatSql(DateTime.fromJSDate(now).toUTC());
+  return utcSql(now);
 }
 
 /** `calfeed_<id>_<secret>` → its parts; null for any other shape. */
@@ -75,7 +74,7 @@ export async function verifyFeedToken(
   const given = hashSecret(parsed?.secret ?? token);
   const subject = `feed-token:${parsed?.id ?? 'malformed'}`;
   if (!(await check(subject, given, live?.secret_hash ?? '')) || !live || !found) return null;
-  const recent = formatSql(DateTime.fromJSDate(now).toUTC().minus({ seconds: TOUCH_INTERVAL }));
+  const recent = utcSql(now.getTime() - TOUCH_INTERVAL * 1000);
   if (live.last_used_at === null || live.last_used_at < recent) {
     try {
       await touchFeedToken(q, live.id, stamp(now), recent);

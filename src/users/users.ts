@@ -1,9 +1,8 @@
-import { DateTime } from 'luxon';
 import { chosenTokenExists, createApiToken } from './credentials';
 import { isRole, ROLES, type Role } from './roles';
 import type { ViewerUser } from './viewer';
 import { transact, type Db, type Queryable, type UserRow } from '../db';
-import { formatSql, invalid } from '../lib';
+import { invalid, utcSql } from '../lib';
 import { countLiveCredentials } from './store/credentials';
 import { countUsers, findFirstAdministrator, findUserByLogin, insertUser } from './store/users';
 
@@ -116,7 +115,7 @@ export async function insertNewUser(
     display_name: displayName,
     email: '',
     role,
-    created_at: formatSql(DateTime.fromJSDate(now).toUTC()),
+    created_at: utcSql(now),
   };
   return { id: await insertUser(q, row), ...row };
 }
