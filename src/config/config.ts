@@ -112,6 +112,8 @@ export interface Config {
    * process's writes (no statement; for a sole writer), `off` renders every request.
    */
   responseCache: 'on' | 'process' | 'off';
+  /** Megabytes of rendered bodies the response cache keeps per process (least recent out). */
+  responseCacheMb: number;
 }
 
 /** One of `values`, the first by default. */
@@ -332,6 +334,7 @@ export function loadConfig(env: Env = process.env): Config {
     imageFetchTimeoutMs: int(env, 'IMAGE_FETCH_TIMEOUT_MS', 10_000, 100, 600_000),
     imageFetchMaxBytes: int(env, 'IMAGE_FETCH_MAX_BYTES', 10_485_760, 1_024, 1_073_741_824),
     responseCache: oneOf(env, 'RESPONSE_CACHE', ['on', 'process', 'off'] as const),
+    responseCacheMb: int(env, 'RESPONSE_CACHE_MB', 16, 1, 4_096),
   };
 }
 

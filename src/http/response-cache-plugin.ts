@@ -10,9 +10,6 @@ import {
 } from './response-cache-generation';
 import { requestInfo, type OnRequestPayload } from './request-info';
 
-/** Most bytes of rendered bodies kept per process (docs/performance.md "Memory"). */
-const MAX_BYTES = 32 * 1024 * 1024;
-
 interface Pending {
   key: string;
   generation: string;
@@ -32,7 +29,8 @@ export function useResponseCache(
 ): Plugin<Record<string, unknown>> {
   if (!source) return {};
   const generations = source;
-  const store = new ResponseStore(MAX_BYTES);
+  // RESPONSE_CACHE_MB of bodies per process (docs/performance.md "Memory").
+  const store = new ResponseStore(config.responseCacheMb * 1024 * 1024);
   const pending = new WeakMap<Request, Pending>();
   const root = `${config.apiRoot}/`;
 

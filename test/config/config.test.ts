@@ -13,7 +13,17 @@ describe('configuration', () => {
       apiRoot: '/wp-json',
       perPageDefault: 10,
       perPageMax: 50,
+      responseCache: 'on',
+      responseCacheMb: 16,
     });
+  });
+
+  it('reads RESPONSE_CACHE_MB within 1-4096, refusing anything else', () => {
+    expect(loadConfig({ RESPONSE_CACHE_MB: '64' }).responseCacheMb).toBe(64);
+    for (const bad of ['0', '4097', 'lots', '1.5']) {
+      expect(() => loadConfig({ RESPONSE_CACHE_MB: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ RESPONSE_CACHE_MB: bad })).toThrow(/RESPONSE_CACHE_MB/);
+    }
   });
 
   it('derives SITE_URL from PORT and trims trailing slashes', () => {
