@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createApiToken, createAppPassword } from '../../src/users/credentials';
-import { revokeCredential } from '../../src/users/store/credentials';
+import { findCredentialWithUser, revokeCredential } from '../../src/users/store/credentials';
 import { bootstrapAdmin } from '../../src/users/users';
 import { describeEachDb, type TestEnv } from '../support/harness';
 
@@ -198,6 +198,10 @@ describeEachDb('credentials', (env) => {
       });
       expect(seen?.data?.viewer).toEqual({ id: user.id, login: user.login, role: 'editor' });
       expect(statements).toBe(1);
+      // The credential keeps its own columns beside its user's.
+      const found = await findCredentialWithUser(env.db, 'api_tokens', id);
+      expect(found?.credential).toMatchObject({ id, user_id: user.id, revoked_at: null });
+      expect(found?.user).toMatchObject({ id: user.id, login: user.login, role: 'editor' });
       await revokeCredential(env.db, 'api_tokens', id, '2026-01-01 00:00:00');
       expectUnauthenticated(await viewerWith(env, `Bearer ${token}`));
     }

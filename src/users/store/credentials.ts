@@ -38,11 +38,14 @@ export async function findCredentialById(
 
 const USER_COLUMNS = ['id', 'login', 'display_name', 'email', 'role', 'created_at'] as const;
 
-/** A credential with its user's columns, prefixed `user_`. */
+/**
+ * A credential with its user's columns, prefixed `owner_` (not `user_`: `users.id as user_id`
+ * would overwrite the credential's own `user_id`, null when the user row is gone).
+ */
 function withUser(q: Queryable, table: CredentialTable) {
   return q(table)
     .leftJoin('users', 'users.id', `${table}.user_id`)
-    .select(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as user_${column}`));
+    .select(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as owner_${column}`));
 }
 
 /** The credential-with-user reads of every authenticated request, by id and by hash (live). */
@@ -75,8 +78,8 @@ function splitUser(raw: Record<string, unknown>): CredentialWithUser {
   const credential = normalize(raw)!;
   const user: Record<string, unknown> = {};
   for (const column of USER_COLUMNS) {
-    user[column] = raw[`user_${column}`];
-    delete (credential as unknown as Record<string, unknown>)[`user_${column}`];
+    user[column] = raw[`owner_${column}`];
+    delete (credential as unknown as Record<string, unknown>)[`owner_${column}`];
   }
   return {
     credential,
