@@ -100,7 +100,7 @@ const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
 /**
  * `YYYY-MM-DD HH:MM:SS` of `dt` in its own zone: Luxon's `toFormat(SQL_FORMAT)`, from the
- * DateTime's fields for years 0–9999 (a twentieth of the cost: writes format several dates).
+ * DateTime's fields for years 0–9999 (about a tenth of the cost: writes format several dates).
  */
 export function formatSql(dt: DateTime): string {
   const year = dt.year;
@@ -113,7 +113,7 @@ export function formatSql(dt: DateTime): string {
 
 /**
  * `YYYY-MM-DD HH:MM:SS` of a UTC instant (epoch milliseconds or a Date, years 0–9999), without
- * building a Luxon DateTime (~1 µs against ~25 µs).
+ * building a Luxon DateTime (~0.7 µs against ~4 µs).
  */
 export function utcSql(instant: number | Date): string {
   return new Date(instant).toISOString().slice(0, 19).replace('T', ' ');
