@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ServerProcess } from '../support/process';
+import { spawnedServers, type ServerProcess } from '../support/process';
 
 /**
  * Standard output is written in batches (src/http/logger.ts, `standardOutput`): lines wait until
@@ -12,20 +9,13 @@ import { ServerProcess } from '../support/process';
 const NS = '/wp-json/calendar/events/v1';
 
 describe('access log batches [sqlite]', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-log-flush-'));
-  let server: ServerProcess | undefined;
-
-  afterEach(async () => {
-    await server?.stop();
-  });
-
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const servers = spawnedServers('cal-log-flush-');
 
   const accessLines = (s: ServerProcess, marker: string) =>
     s.logs().filter((l) => l.msg === 'request' && String(l.path).includes(marker));
 
   it('writes a lone access line within the flush interval, with no other request', async () => {
-    server = new ServerProcess({ DATABASE_URL: `sqlite:${path.join(dir, 'quiet.sqlite')}` });
+    const server = servers.start({ DATABASE_URL: servers.sqlite('quiet.sqlite') });
     const base = await server.listening();
     const response = await fetch(`${base}${NS}/events?search=lone-line`);
     expect(response.status).toBe(200);
@@ -33,7 +23,7 @@ describe('access log batches [sqlite]', () => {
     const [line] = await server.waitFor(
       'the access line',
       () => {
-        const found = accessLines(server!, 'lone-line');
+        const found = accessLines(server, 'lone-line');
         return found.length ? found : undefined;
       },
       5_000,
@@ -44,7 +34,7 @@ describe('access log batches [sqlite]', () => {
   }, 45_000);
 
   it('writes the lines still waiting when SIGTERM arrives', async () => {
-    server = new ServerProcess({ DATABASE_URL: `sqlite:${path.join(dir, 'term.sqlite')}` });
+    const server = servers.start({ DATABASE_URL: servers.sqlite('term.sqlite') });
     const base = await server.listening();
     for (let i = 0; i < 5; i++) {
       expect((await fetch(`${base}${NS}/events?search=before-term-${i}`)).status).toBe(200);

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { createDb } from '../../src/db/knex';
-import { ServerProcess } from '../support/process';
+import { spawnedServers } from '../support/process';
 
 /**
  * Graceful shutdown (ISSUE 5): on SIGTERM the server stops accepting connections, lets the
@@ -73,18 +70,11 @@ function connects(base: string): Promise<boolean> {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('graceful shutdown [sqlite]', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-shutdown-'));
-  let server: ServerProcess | undefined;
-
-  afterEach(async () => {
-    await server?.stop();
-  });
-
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const servers = spawnedServers('cal-shutdown-');
 
   it('SIGTERM: stops accepting, drains the request in flight, closes the pool, exits 0', async () => {
-    const databaseUrl = `sqlite:${path.join(dir, 'drain.sqlite')}`;
-    server = new ServerProcess({ DATABASE_URL: databaseUrl, ADMIN_TOKEN: TOKEN });
+    const databaseUrl = servers.sqlite('drain.sqlite');
+    const server = servers.start({ DATABASE_URL: databaseUrl, ADMIN_TOKEN: TOKEN });
     const base = await server.listening();
     // An idle keep-alive connection must not hold the shutdown up.
     const idle = new http.Agent({ keepAlive: true });
@@ -101,7 +91,7 @@ describe('graceful shutdown [sqlite]', () => {
     await sleep(300);
     server.signal('SIGTERM');
     const line = await server.waitFor('the shutdown line', () =>
-      server!.line(/^SIGTERM received: shutting down/),
+      server.line(/^SIGTERM received: shutting down/),
     );
     expect(line).toContain('waiting for 1 request(s) in flight');
     expect(await connects(base)).toBe(false);
@@ -127,8 +117,8 @@ describe('graceful shutdown [sqlite]', () => {
   }, 45_000);
 
   it('past SHUTDOWN_TIMEOUT_MS: cuts the request still in flight and exits 1', async () => {
-    const databaseUrl = `sqlite:${path.join(dir, 'deadline.sqlite')}`;
-    server = new ServerProcess({
+    const databaseUrl = servers.sqlite('deadline.sqlite');
+    const server = servers.start({
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN: TOKEN,
       SHUTDOWN_TIMEOUT_MS: '800',

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { ServerProcess } from '../support/process';
+import { spawnedServers } from '../support/process';
 
 /**
  * No native aborts (ISSUE 15): the real server on the embedded SQLite default, run by the node
@@ -25,21 +22,14 @@ const READS = 200;
 const ABORT = /Assertion failed|SIGABRT|SIGSEGV|Segmentation|Aborted|core dumped|FATAL ERROR/;
 
 describe(`no native aborts on ${process.version} [sqlite]`, () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cal-runtime-'));
-  const databaseUrl = `sqlite:${path.join(dir, 'runtime.sqlite')}`;
-  let server: ServerProcess | undefined;
-
-  afterEach(async () => {
-    await server?.stop();
-  });
-
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const servers = spawnedServers('cal-runtime-');
+  const databaseUrl = servers.sqlite('runtime.sqlite');
 
   /** Starts the server, writes and reads through REST, SIGTERM; returns the exit and aborts. */
   async function startWorkStop(
     round: number,
   ): Promise<{ code: number | string; aborts: string[]; stopped?: string }> {
-    server = new ServerProcess({
+    const server = servers.start({
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN: TOKEN,
       LOG_LEVEL: 'warn',

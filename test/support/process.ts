@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -137,4 +139,25 @@ export class ServerProcess {
     this.signal('SIGKILL');
     await this.exited;
   }
+}
+
+/**
+ * Servers a `describe` block spawns, each on a SQLite file of its own in a temporary folder
+ * (`sqlite(name)`): the one a test started is stopped after it, the folder removed after all.
+ */
+export function spawnedServers(prefix: string): {
+  sqlite(name: string): string;
+  start(env: Record<string, string>): ServerProcess;
+} {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  let running: ServerProcess | undefined;
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return {
+    sqlite: (name) => `sqlite:${path.join(dir, name)}`,
+    start: (env) => (running = new ServerProcess(env)),
+  };
 }
