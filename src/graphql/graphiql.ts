@@ -153,8 +153,6 @@ const START = `(function () {
 })();
 `;
 
-type Asset = FixedFile;
-
 interface Bundle {
   js: string;
   css: string;
@@ -169,11 +167,11 @@ const BUNDLE = '@graphql-yoga/render-graphiql/graphiql';
 
 const JS = 'text/javascript; charset=utf-8';
 
-function asset(body: Buffer, contentType: string): Asset {
+function asset(body: Buffer, contentType: string): FixedFile {
   return { body, contentType, etag: etagOf(body) };
 }
 
-async function loadAssets(): Promise<Map<string, Asset>> {
+async function loadAssets(): Promise<Map<string, FixedFile>> {
   const bundle = (await import(BUNDLE)) as Bundle;
   const text = (s: string, type: string) => asset(Buffer.from(s, 'utf8'), type);
   const icon = /^data:([^;,]+);base64,(.*)$/s.exec(bundle.favicon);
@@ -193,7 +191,7 @@ async function loadAssets(): Promise<Map<string, Asset>> {
 
 /** Serves GraphiQL's files under GRAPHIQL_ASSETS (GET and HEAD, ETag, 304). */
 export function useGraphiqlAssets(): Plugin {
-  let assets: Promise<Map<string, Asset>> | undefined;
+  let assets: Promise<Map<string, FixedFile>> | undefined;
   async function serve({ request, url, fetchAPI, endResponse }: OnRequestPayload): Promise<void> {
     assets ??= loadAssets().catch((error: unknown) => {
       assets = undefined;

@@ -75,10 +75,6 @@ export function normalizeAppPassword(password: string): string {
   return password.replace(/\s+/g, '');
 }
 
-function stamp(now: Date): string {
-  return utcSql(now);
-}
-
 export class CredentialError extends Error {}
 
 /** Checks a chosen token (ADMIN_TOKEN, `--token`); throws `CredentialError` saying why not. */
@@ -117,7 +113,7 @@ export async function createApiToken(
       user_id: userId,
       name,
       secret_hash: hash,
-      created_at: stamp(now),
+      created_at: utcSql(now),
     });
     return { id, secret: chosen };
   }
@@ -126,7 +122,7 @@ export async function createApiToken(
     user_id: userId,
     name,
     secret_hash: hashSecret(secret),
-    created_at: stamp(now),
+    created_at: utcSql(now),
   });
   return { id, secret: formatToken(id, secret) };
 }
@@ -142,7 +138,7 @@ export async function createAppPassword(
     user_id: userId,
     name,
     secret_hash: hashSecret(normalizeAppPassword(password)),
-    created_at: stamp(now),
+    created_at: utcSql(now),
   });
   return { id, secret: password };
 }
@@ -163,7 +159,7 @@ async function used(
   const recent = utcSql(now.getTime() - TOUCH_INTERVAL * 1000);
   try {
     if (row.last_used_at === null || row.last_used_at < recent) {
-      await touchCredential(q, table, row.id, stamp(now), recent);
+      await touchCredential(q, table, row.id, utcSql(now), recent);
     }
   } catch (error) {
     // Bookkeeping only: a failed update must not turn a valid credential into a rejection.

@@ -33,10 +33,6 @@ export type SecretCheck = (subject: string, given: string, expected: string) => 
 
 const constantTime: SecretCheck = async (_subject, given, expected) => sameHash(given, expected);
 
-function stamp(now: Date): string {
-  return utcSql(now);
-}
-
 /** `calfeed_<id>_<secret>` → its parts; null for any other shape. */
 function parseFeedToken(token: string): { id: number; secret: string } | null {
   const match = /^calfeed_(\d{1,15})_([A-Za-z0-9_-]{20,})$/.exec(token);
@@ -55,7 +51,7 @@ export async function createFeedToken(
     user_id: userId,
     name,
     secret_hash: hashSecret(secret),
-    created_at: stamp(now),
+    created_at: utcSql(now),
   });
   return { id, secret: `${FEED_TOKEN_PREFIX}${id}_${secret}` };
 }
@@ -77,7 +73,7 @@ export async function verifyFeedToken(
   const recent = utcSql(now.getTime() - TOUCH_INTERVAL * 1000);
   if (live.last_used_at === null || live.last_used_at < recent) {
     try {
-      await touchFeedToken(q, live.id, stamp(now), recent);
+      await touchFeedToken(q, live.id, utcSql(now), recent);
     } catch (error) {
       // Bookkeeping only: a failed update must not turn a valid token into a rejection.
       console.warn(

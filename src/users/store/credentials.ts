@@ -48,25 +48,24 @@ function withUser(q: Queryable, table: CredentialTable) {
     .select(`${table}.*`, ...USER_COLUMNS.map((column) => `users.${column} as owner_${column}`));
 }
 
+/** One hot read per credential table (src/db/hot-read.ts). */
+function perTable(
+  read: (table: CredentialTable) => ConstructorParameters<typeof HotRead>[0],
+): Record<CredentialTable, HotRead> {
+  return {
+    api_tokens: new HotRead(read('api_tokens')),
+    app_passwords: new HotRead(read('app_passwords')),
+  };
+}
+
 /** The credential-with-user reads of every authenticated request, by id and by hash (live). */
-const WITH_USER_BY_ID = {
-  api_tokens: new HotRead((q, ids) => withUser(q, 'api_tokens').whereIn('api_tokens.id', ids)),
-  app_passwords: new HotRead((q, ids) =>
-    withUser(q, 'app_passwords').whereIn('app_passwords.id', ids),
-  ),
-} satisfies Record<CredentialTable, HotRead>;
-const LIVE_WITH_USER_BY_HASH = {
-  api_tokens: new HotRead((q, hashes) =>
-    withUser(q, 'api_tokens')
-      .whereIn('api_tokens.secret_hash', hashes)
-      .whereNull('api_tokens.revoked_at'),
-  ),
-  app_passwords: new HotRead((q, hashes) =>
-    withUser(q, 'app_passwords')
-      .whereIn('app_passwords.secret_hash', hashes)
-      .whereNull('app_passwords.revoked_at'),
-  ),
-} satisfies Record<CredentialTable, HotRead>;
+const WITH_USER_BY_ID = perTable(
+  (table) => (q, ids) => withUser(q, table).whereIn(`${table}.id`, ids),
+);
+const LIVE_WITH_USER_BY_HASH = perTable(
+  (table) => (q, hashes) =>
+    withUser(q, table).whereIn(`${table}.secret_hash`, hashes).whereNull(`${table}.revoked_at`),
+);
 
 export interface CredentialWithUser {
   credential: CredentialRow;
