@@ -1,7 +1,16 @@
 import type { Knex } from 'knex';
 
-/** A Knex instance or an open transaction: repositories accept either. */
-export type Queryable = Knex | Knex.Transaction;
+/**
+ * A Knex instance or an open transaction (Knex's, or `beginTransaction`'s in transaction.ts):
+ * repositories accept either, and use of it only tables, raw statements and its client.
+ */
+export interface Queryable {
+  (tableName: Knex.TableDescriptor | Knex.AliasDict): Knex.QueryBuilder;
+  raw: Knex.RawBuilder;
+  readonly client: Knex.Client;
+  /** True inside a transaction. */
+  readonly isTransaction?: boolean;
+}
 
 /** Columns drivers answer as 0/1 (MySQL) that rows carry as booleans. */
 export const BOOLEAN_COLUMNS: ReadonlySet<string> = new Set([

@@ -1,8 +1,10 @@
+import type { Knex } from 'knex';
 import { isRetryable } from './errors';
 import type { Db } from './knex';
 import { bumpListGeneration } from './list-counts';
 import { lockNameKeys, nameLockKey } from './name-locks';
 import type { Queryable } from './queryable';
+import { beginTransaction } from './transaction';
 
 /**
  * The one way services open a write transaction. Concurrency rules (docs/operations.md
@@ -73,19 +75,37 @@ export async function transact<T>(
   for (let attempt = 1; ; attempt++) {
     const keys = attempt === 1 ? first : again;
     try {
-      return await db.transaction(async (trx) => {
-        await lockNameKeys(trx, keys);
-        const result = await work(trx);
-        // Last, so the counter's row is locked only until the commit (list-counts.ts).
-        await bumpListGeneration(trx);
-        return result;
-      });
+      return await once(db, keys, work);
     } catch (error) {
       if (attempt >= attempts || !isRetryable(error)) throw error;
       // Random, growing pauses (full jitter, bounded) keep the racers from colliding again in step.
       await sleep(Math.random() * Math.min(MAX_PAUSE_MS, 10 * 2 ** attempt));
     }
   }
+}
+
+/** One run: in a transaction of its own, or nested in the one `db` is (Knex's savepoint). */
+async function once<T>(db: Db, keys: readonly string[], work: Work<T>): Promise<T> {
+  if ((db as Knex.Transaction).isTransaction) {
+    return db.transaction((trx) => unitOfWork(trx, keys, work));
+  }
+  const { trx, commit, rollback } = await beginTransaction(db);
+  try {
+    const result = await unitOfWork(trx, keys, work);
+    await commit();
+    return result;
+  } catch (error) {
+    await rollback(error);
+    throw error;
+  }
+}
+
+async function unitOfWork<T>(trx: Queryable, keys: readonly string[], work: Work<T>): Promise<T> {
+  await lockNameKeys(trx, keys);
+  const result = await work(trx);
+  // Last, so the counter's row is locked only until the commit (list-counts.ts).
+  await bumpListGeneration(trx);
+  return result;
 }
 
 function lockKeys(names: readonly NameLock[] | undefined): string[] {

@@ -66,11 +66,11 @@ export async function findEventPagesOfEach(
   const reads: EventsRead[] = [];
   for (const chunk of chunks(filters, UNION_PARTS)) {
     const parts = chunk.map((f, i) =>
-      q.select('*').from(
+      q(
         eventPageQuery(q, f, limit, offset)
           .select(q.raw(`${i} as ${PART}`))
           .as(`part${i}`),
-      ),
+      ).select('*'),
     );
     const order = chunk[0]!.include ? ['id'] : ['start_date', 'id'];
     const rows = (await parts[0]!.unionAll(parts.slice(1)).orderBy([PART, ...order])) as Record<

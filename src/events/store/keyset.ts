@@ -100,12 +100,12 @@ export async function findEventKeysetPagesOfEach(
   for (let start = 0; start < parts.length; start += UNION_PARTS) {
     const chunk = parts.slice(start, start + UNION_PARTS);
     const selects = chunk.map((p, i) =>
-      q.select('*').from(
+      q(
         keysetQuery(q, p.filter, keys, { cursor: p.cursor, backward }, limit)
           // `i` is ours, a small integer: a literal, so every part compiles alike.
           .select(q.raw(`${i} as ${PART}`))
           .as(`part${i}`),
-      ),
+      ).select('*'),
     );
     const rows = (await selects[0]!.unionAll(selects.slice(1))) as Record<string, unknown>[];
     const byPart = chunk.map((): Record<string, unknown>[] => []);
