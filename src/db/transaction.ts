@@ -23,6 +23,8 @@ export interface Transaction extends Queryable {
   readonly executionPromise: Promise<unknown>;
 }
 
+let transactions = 0;
+
 const ENDED = 'Transaction query already complete: the transaction has ended.';
 
 /** A transaction begun: its handle, and the two ways to end it (each ends it once). */
@@ -37,7 +39,10 @@ export interface OpenTransaction {
 /** Takes a pooled connection and sends BEGIN on it. */
 export async function beginTransaction(db: Db): Promise<OpenTransaction> {
   const shared = db.client;
-  const connection: unknown = await shared.acquireConnection();
+  const connection = (await shared.acquireConnection()) as { __knexTxId?: string };
+  // Knex names the transaction a statement ran in on its events, as its own transactions do:
+  // watchers of writes made outside any transaction (list-counts.ts) leave these to the commit.
+  connection.__knexTxId = `trx${++transactions}`;
   let open = true;
   const client = Object.create(shared) as Knex.Client;
   client.acquireConnection = () =>
@@ -72,6 +77,7 @@ export async function beginTransaction(db: Db): Promise<OpenTransaction> {
     // A connection that failed may refuse the ROLLBACK too; the pool then drops it on release.
     if (failure !== undefined) await trx.raw('ROLLBACK;').catch(() => undefined);
     open = false;
+    delete connection.__knexTxId;
     await shared.releaseConnection(connection);
     if (failure === undefined) settle.resolve(undefined);
     else settle.reject(failure);

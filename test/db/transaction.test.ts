@@ -1,3 +1,4 @@
+import { onCommittedWrite, watchCommittedWrites } from '../../src/db/list-counts';
 import { beginTransaction } from '../../src/db/transaction';
 import { describeEachDb } from '../support/harness';
 
@@ -47,6 +48,23 @@ describeEachDb('beginTransaction', (env) => {
     expect(seen[seen.length - 1]).toBe('COMMIT;');
     expect(seen.filter((sql) => /insert/i.test(sql))).toHaveLength(1);
     expect(borrowed()).toBe(0);
+  });
+
+  it('tells watchers of committed writes nothing before the commit', async () => {
+    watchCommittedWrites(env.db);
+    let heard = 0;
+    const stop = onCommittedWrite(() => heard++);
+    try {
+      const open = await beginTransaction(env.db);
+      await open.trx('tx_rows').insert({ name: 'watched' });
+      // A write statement outside any transaction would have been heard at once.
+      expect(heard).toBe(0);
+      await open.commit();
+      await env.db('tx_rows').insert({ name: 'outside' });
+      expect(heard).toBe(1);
+    } finally {
+      stop();
+    }
   });
 
   it('rolls back everything on rollback, and rejects its execution promise', async () => {
