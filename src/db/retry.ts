@@ -71,9 +71,10 @@ export async function transact<T>(
     typeof optionsOrWork === 'function' ? [{}, optionsOrWork] : [optionsOrWork, maybeWork!];
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   const first = lockKeys(options.names);
-  const again = [...first, ...lockKeys(options.retryNames)];
+  // The retry's keys (a hash of each name) only when a run is repeated: seldom.
+  let again: string[] | undefined;
   for (let attempt = 1; ; attempt++) {
-    const keys = attempt === 1 ? first : again;
+    const keys = attempt === 1 ? first : (again ??= [...first, ...lockKeys(options.retryNames)]);
     try {
       return await once(db, keys, work);
     } catch (error) {

@@ -8,12 +8,13 @@ import type { Queryable } from './queryable';
  *
  * Knex's own `db.transaction()` builds a whole Knex instance for each transaction (a closure per
  * query-builder method, some 150, and its event wiring): about 15 KB per write that outlived
- * young-generation collections, and 12 % of an event create's server CPU (docs/performance.md
- * "Writes"). Here the handle is a function of a per-transaction client that inherits the shared
- * one: its builders find the transaction's connection where they would ask the pool for one, and
- * once the transaction has ended they are refused instead of reaching a connection the pool has
- * handed to someone else. Statements are announced as Knex's `query` event as before (the client's
- * listeners are the shared client's), so the statement budget and the query-count tests see them.
+ * young-generation collections, and 9–22 % of an event create's server CPU (docs/performance.md,
+ * "The 2026-11-26 afternoon commits"). Here the handle is a function over a per-transaction
+ * client that inherits the shared one: its builders find the transaction's connection where they
+ * would ask the pool for one, and once the transaction has ended they are refused instead of
+ * reaching a connection the pool has lent to someone else. Statements are announced as Knex's
+ * `query` event as before (the client's listeners are the shared client's), so the statement
+ * budget and the query-count tests see them.
  */
 
 /** What repositories may use of a transaction (a `Queryable`), and when it ended. */
@@ -48,6 +49,8 @@ export async function beginTransaction(db: Db): Promise<OpenTransaction> {
   client.acquireConnection = () =>
     open ? Promise.resolve(connection) : Promise.reject(new Error(ENDED));
   client.releaseConnection = () => Promise.resolve();
+  // As Knex marks its transactions' clients (a nested `transaction()` would take a savepoint).
+  Object.assign(client, { transacting: true });
   let settle!: { resolve: (value: unknown) => void; reject: (error: unknown) => void };
   const executionPromise = new Promise((resolve, reject) => {
     settle = { resolve, reject };
