@@ -68,8 +68,7 @@ export async function beginTransaction(db: Db): Promise<OpenTransaction> {
     },
   ) as Transaction;
 
-  const end = async (failure: unknown): Promise<void> => {
-    if (!open) return;
+  const finish = async (failure: unknown): Promise<void> => {
     if (failure === undefined) {
       try {
         await trx.raw('COMMIT;');
@@ -85,6 +84,9 @@ export async function beginTransaction(db: Db): Promise<OpenTransaction> {
     if (failure === undefined) settle.resolve(undefined);
     else settle.reject(failure);
   };
+  // Ends it once: a second call (a rollback after a failed commit) waits for the first.
+  let ending: Promise<void> | undefined;
+  const end = (failure: unknown): Promise<void> => (ending ??= finish(failure));
   try {
     await trx.raw('BEGIN;');
   } catch (error) {
