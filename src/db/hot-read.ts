@@ -16,7 +16,8 @@ import { clientDialect } from './knex';
  * anyway (many processes on one server), the read goes as plain text rather than fail. SQLite
  * statements are kept per connection by knex.ts.
  *
- * Inside a transaction the builder runs as usual, on the transaction's connection.
+ * Inside a transaction it runs on the transaction's connection: a transaction's client (Knex's, or
+ * src/db/transaction.ts's) hands that out where the shared client would lend a pooled one.
  */
 
 type Key = number | string;
@@ -55,9 +56,9 @@ export class HotRead {
   ) {}
 
   async run(q: Queryable, keys: readonly Key[]): Promise<Row[]> {
-    const sql = (q as Knex.Transaction).isTransaction ? null : this.textFor(q, keys);
+    const sql = this.textFor(q, keys);
     if (sql === null) return (await this.build(q, keys)) as Row[];
-    return runOnPool(q, sql, keys);
+    return runOnConnection(q, sql, keys);
   }
 
   private textFor(q: Queryable, keys: readonly Key[]): string | null {
@@ -87,7 +88,6 @@ export class KeyedRead {
   constructor(private readonly maxKeys = 2000) {}
 
   async run(q: Queryable, key: string, build: () => Knex.QueryBuilder): Promise<Row[]> {
-    if ((q as Knex.Transaction).isTransaction) return (await build()) as Row[];
     const shape = `${clientDialect(q)}:${key}`;
     let statement = this.statements.get(shape);
     if (statement !== undefined && verifyKeys) verify(statement, build, key);
@@ -100,7 +100,7 @@ export class KeyedRead {
       }
       this.statements.set(shape, statement);
     }
-    return runOnPool(q, statement.sql, statement.bindings);
+    return runOnConnection(q, statement.sql, statement.bindings);
   }
 }
 
@@ -128,7 +128,7 @@ function verify(
   }
 }
 
-async function runOnPool(q: Queryable, sql: string, keys: readonly Key[]): Promise<Row[]> {
+async function runOnConnection(q: Queryable, sql: string, keys: readonly Key[]): Promise<Row[]> {
   const client = q.client as PoolClient;
   const connection = await client.acquireConnection();
   try {
