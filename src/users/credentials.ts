@@ -148,6 +148,28 @@ export async function chosenTokenExists(q: Queryable, token: string): Promise<bo
   return (await findLiveCredentialsByHash(q, 'api_tokens', chosenTokenHash(token))).length > 0;
 }
 
+/**
+ * Records a use of a credential (`what`, for the warning) last used at `lastUsedAt`: at most
+ * once per `intervalSeconds`, by `touch(now, recent)` (an update that also skips a row stamped
+ * since `recent`). Bookkeeping only: a failed update must not turn a valid credential into a
+ * rejection, so it is logged, never thrown.
+ */
+export async function recordUse(
+  what: string,
+  lastUsedAt: string | null,
+  now: Date,
+  intervalSeconds: number,
+  touch: (now: string, recent: string) => Promise<unknown>,
+): Promise<void> {
+  const recent = utcSql(now.getTime() - intervalSeconds * 1000);
+  if (lastUsedAt !== null && lastUsedAt >= recent) return;
+  try {
+    await touch(utcSql(now), recent);
+  } catch (error) {
+    console.warn(`could not record the use of ${what}: ${(error as Error).message}`);
+  }
+}
+
 async function used(
   q: Queryable,
   table: CredentialTable,
@@ -156,15 +178,9 @@ async function used(
   /** The credential's user, when the caller read it already. */
   user?: UserRow,
 ): Promise<UserRow | null> {
-  const recent = utcSql(now.getTime() - TOUCH_INTERVAL * 1000);
-  try {
-    if (row.last_used_at === null || row.last_used_at < recent) {
-      await touchCredential(q, table, row.id, utcSql(now), recent);
-    }
-  } catch (error) {
-    // Bookkeeping only: a failed update must not turn a valid credential into a rejection.
-    console.warn(`could not record the use of ${table} ${row.id}: ${(error as Error).message}`);
-  }
+  await recordUse(`${table} ${row.id}`, row.last_used_at, now, TOUCH_INTERVAL, (at, recent) =>
+    touchCredential(q, table, row.id, at, recent),
+  );
   return user ?? (await findUserById(q, row.user_id)) ?? null;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { utcSql } from '../lib';
 import type { Queryable, UserRow } from '../db';
-import { hashSecret, sameHash, type MintedCredential } from './credentials';
+import { hashSecret, recordUse, sameHash, type MintedCredential } from './credentials';
 import {
   findFeedTokenWithUser,
   insertFeedToken,
@@ -70,16 +70,8 @@ export async function verifyFeedToken(
   const given = hashSecret(parsed?.secret ?? token);
   const subject = `feed-token:${parsed?.id ?? 'malformed'}`;
   if (!(await check(subject, given, live?.secret_hash ?? '')) || !live || !found) return null;
-  const recent = utcSql(now.getTime() - TOUCH_INTERVAL * 1000);
-  if (live.last_used_at === null || live.last_used_at < recent) {
-    try {
-      await touchFeedToken(q, live.id, utcSql(now), recent);
-    } catch (error) {
-      // Bookkeeping only: a failed update must not turn a valid token into a rejection.
-      console.warn(
-        `could not record the use of feed token ${live.id}: ${(error as Error).message}`,
-      );
-    }
-  }
+  await recordUse(`feed token ${live.id}`, live.last_used_at, now, TOUCH_INTERVAL, (at, recent) =>
+    touchFeedToken(q, live.id, at, recent),
+  );
   return found.user;
 }
