@@ -27,12 +27,7 @@ describeEachDb('beginTransaction', (env) => {
   const borrowed = (): number => (env.db.client as { pool: { numUsed(): number } }).pool.numUsed();
 
   it('commits what ran between BEGIN and COMMIT, announcing each statement', async () => {
-    const seen: string[] = [];
-    const listen = (query: { sql: string }): void => {
-      seen.push(query.sql);
-    };
-    env.db.on('query', listen);
-    try {
+    const seen = await env.statementsOf(async () => {
       const open = await beginTransaction(env.db);
       expect(open.trx.isTransaction).toBe(true);
       await open.trx('tx_rows').insert({ name: 'kept' });
@@ -40,9 +35,7 @@ describeEachDb('beginTransaction', (env) => {
       if (env.dialect === 'mysql') expect(await names()).toEqual([]);
       await open.commit();
       await expect(open.trx.executionPromise).resolves.toBeUndefined();
-    } finally {
-      env.db.removeListener('query', listen);
-    }
+    });
     expect(await names()).toEqual(['kept']);
     expect(seen[0]).toBe('BEGIN;');
     expect(seen[seen.length - 1]).toBe('COMMIT;');

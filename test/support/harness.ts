@@ -174,11 +174,11 @@ export class TestEnv {
     return result.data as T;
   }
 
-  /** Runs `fn` and returns how many SQL statements it sent. */
-  async countQueries(fn: () => Promise<unknown>): Promise<number> {
-    let count = 0;
-    const listener = (): void => {
-      count++;
+  /** Runs `fn` and returns the SQL of every statement it sent, in order. */
+  async statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+    const statements: string[] = [];
+    const listener = (query: { sql: string }): void => {
+      statements.push(query.sql);
     };
     this.db.on('query', listener);
     try {
@@ -186,7 +186,12 @@ export class TestEnv {
     } finally {
       this.db.removeListener('query', listener);
     }
-    return count;
+    return statements;
+  }
+
+  /** Runs `fn` and returns how many SQL statements it sent. */
+  async countQueries(fn: () => Promise<unknown>): Promise<number> {
+    return (await this.statementsOf(fn)).length;
   }
 
   /** A checksum-free snapshot of every table, to prove a rejected write changed nothing. */
