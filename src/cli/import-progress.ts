@@ -22,6 +22,9 @@ function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
   return stream.isTTY === true && !runningInCi();
 }
 
+/** How often the bar is redrawn (5 a second). */
+const FRAME_MS = 200;
+
 /** A bar over `total` units (bytes of the file read, or records); rows/s since the start. */
 export function progress(label: string, total: number): Progress {
   if (!isInteractive() || total <= 0) {
@@ -40,18 +43,28 @@ export function progress(label: string, total: number): Progress {
     hideCursor: true,
     clearOnComplete: true,
     etaBuffer: 50,
-    fps: 5,
+    fps: 1000 / FRAME_MS,
   });
   const bar = bars.create(total, 0, { rows: '0', rate: '0' });
+  // Drawn now and then from update() itself, not only from cli-progress's timer: an import on
+  // SQLite (a synchronous driver) can keep the event loop busy for seconds, and a bar drawn
+  // only when the loop is free would stand still or never appear.
+  bars.update();
+  let drawn = started;
   let stopped = false;
   return {
     update(value, rows) {
       if (stopped) return;
-      const seconds = (performance.now() - started) / 1000;
+      const now = performance.now();
+      const seconds = (now - started) / 1000;
       bar.update(Math.min(value, total), {
         rows: rows.toLocaleString('en-US'),
         rate: seconds > 0 ? Math.round(rows / seconds).toLocaleString('en-US') : '0',
       });
+      if (now - drawn >= FRAME_MS) {
+        drawn = now;
+        bars.update();
+      }
     },
     log(line) {
       if (stopped) console.error(line);
