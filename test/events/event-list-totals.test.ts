@@ -40,16 +40,11 @@ describeEachDb('events list: cached totals', (env) => {
 
   it('counts a repeated list once, then reads only the write generation', async () => {
     await insertEvent(env, { title: 'Jazz night', start: '2027-03-01 20:00:00' });
-    const statements: string[] = [];
-    const listener = (query: { sql: string }): void => {
-      statements.push(query.sql);
-    };
-    env.db.on('query', listener);
-    try {
-      expect([await total('&search=jazz'), await total('&search=jazz')]).toEqual([1, 1]);
-    } finally {
-      env.db.removeListener('query', listener);
-    }
+    const totals: number[] = [];
+    const statements = await env.statementsOf(async () => {
+      totals.push(await total('&search=jazz'), await total('&search=jazz'));
+    });
+    expect(totals).toEqual([1, 1]);
     expect(statements.filter((sql) => /count\(\*\)/i.test(sql))).toHaveLength(1);
   });
 
@@ -112,21 +107,17 @@ describeEachDb('events list: cached totals', (env) => {
     const list = () => rest.get('/events?start_date=2027-01-01&per_page=2&page=2');
     // The first page counts the total (the response cache, if on, keeps only that page).
     expect((await rest.get('/events?start_date=2027-01-01&per_page=2')).body.total).toBe(3);
-    const statements: string[] = [];
-    const listener = (query: { sql: string }): void => void statements.push(query.sql);
-    env.db.on('query', listener);
-    try {
-      const warm = await list();
-      expect(warm.body.events.map((e: { title: string }) => e.title)).toEqual(['Day 03']);
-      expect(warm.body.total).toBe(3);
-      // No key of the page's generation column reaches the body.
-      expect(Object.keys(warm.body.events[0])).not.toContain('__list_generation');
-      const events = statements.filter((sql) => /from [`"]?events[`"]?/i.test(sql));
-      expect(events).toHaveLength(1);
-      expect(events[0]).toMatch(/list_generations/);
-    } finally {
-      env.db.removeListener('query', listener);
-    }
+    let warm!: Awaited<ReturnType<typeof list>>;
+    const statements = await env.statementsOf(async () => {
+      warm = await list();
+    });
+    expect(warm.body.events.map((e: { title: string }) => e.title)).toEqual(['Day 03']);
+    expect(warm.body.total).toBe(3);
+    // No key of the page's generation column reaches the body.
+    expect(Object.keys(warm.body.events[0])).not.toContain('__list_generation');
+    const events = statements.filter((sql) => /from [`"]?events[`"]?/i.test(sql));
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatch(/list_generations/);
     // A write elsewhere: the same page is read with a stale kept total, which is counted again;
     // past the new end, the page is the contract's 404, as a first read would answer.
     await writeFromAnotherProcess(env, (trx) => trx('events').where({ title: 'Day 03' }).delete());

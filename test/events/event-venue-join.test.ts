@@ -15,7 +15,7 @@ import {
   resetCalendar,
 } from '../support/event-fixtures';
 import { describeEachDb, type Caller } from '../support/harness';
-import { RestClient } from '../support/rest/rest-client';
+import { RestClient, type RestResponse } from '../support/rest/rest-client';
 
 /**
  * Event reads bring the event's venue in the same statement (issue 6): no read of `venues` of
@@ -95,18 +95,12 @@ describeEachDb(
 
     /** The response and the SQL a request sent. */
     async function traced(path: string, as: Caller = 'anonymous') {
-      const statements: string[] = [];
-      const listener = (query: { sql: string }): void => {
-        statements.push(query.sql);
-      };
-      env.db.on('query', listener);
-      try {
-        const response = await rest.get(path, { as });
-        expect(response.status).toBe(200);
-        return { body: response.body, statements };
-      } finally {
-        env.db.removeListener('query', listener);
-      }
+      let response!: RestResponse;
+      const statements = await env.statementsOf(async () => {
+        response = await rest.get(path, { as });
+      });
+      expect(response.status).toBe(200);
+      return { body: response.body, statements };
     }
 
     it('VENUE_COLUMNS is every column of the venues table', async () => {
@@ -172,31 +166,25 @@ describeEachDb(
     });
 
     it('answers GraphQL events and event with their venues from the join', async () => {
-      const statements: string[] = [];
-      const listener = (query: { sql: string }): void => {
-        statements.push(query.sql);
-      };
-      env.db.on('query', listener);
-      try {
-        const data = await env.ok(
+      let data: any;
+      const statements = await env.statementsOf(async () => {
+        data = await env.ok(
           `query($id: Int!) {
           event(id: $id) { id venue { id venue city geo_lat show_map } }
           events(per_page: 20, start_date: "2027-04-01") { events { id venue { id venue } } }
         }`,
           { id: events.withVenue },
         );
-        const expected = { id: venue, venue: 'Joined Hall' };
-        expect(data.event.venue).toEqual({
-          ...expected,
-          city: 'Lyon',
-          geo_lat: 45.7578137,
-          show_map: false,
-        });
-        const withVenue = data.events.events.find((e: any) => e.id === events.withVenue);
-        expect(withVenue.venue).toEqual(expected);
-      } finally {
-        env.db.removeListener('query', listener);
-      }
+      });
+      const expected = { id: venue, venue: 'Joined Hall' };
+      expect(data.event.venue).toEqual({
+        ...expected,
+        city: 'Lyon',
+        geo_lat: 45.7578137,
+        show_map: false,
+      });
+      const withVenue = data.events.events.find((e: any) => e.id === events.withVenue);
+      expect(withVenue.venue).toEqual(expected);
       expect(statements.filter((sql) => VENUES_QUERY.test(sql))).toEqual([]);
     });
   },

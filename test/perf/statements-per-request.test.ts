@@ -169,15 +169,11 @@ describeEachDb(
     it('answers a hit with one statement: the write generation', async () => {
       const path = scenarioPaths(data).S1!;
       const first = await rest.get(path);
-      const sql: string[] = [];
-      const listener = (query: { sql: string }) => sql.push(query.sql);
-      env.db.on('query', listener);
-      try {
-        const again = await rest.get(path);
-        expect(again.text).toBe(first.text);
-      } finally {
-        env.db.removeListener('query', listener);
-      }
+      let again!: Awaited<ReturnType<typeof rest.get>>;
+      const sql = await env.statementsOf(async () => {
+        again = await rest.get(path);
+      });
+      expect(again.text).toBe(first.text);
       expect(sql).toHaveLength(1);
       expect(sql[0]).toMatch(/list_generations/);
     });

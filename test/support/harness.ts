@@ -22,6 +22,12 @@ export interface GqlResult<T = Record<string, any>> {
 /** Who a request runs as: a role (its test user, with a real bearer token) or nobody. */
 export type Caller = Role | 'anonymous';
 
+/** A statement Knex sent, as its `query` event tells it. */
+export interface SentQuery {
+  sql: string;
+  bindings: unknown[];
+}
+
 export interface GqlOptions {
   /**
    * Run as the test user of this role (created on first use, authenticated with a real
@@ -176,9 +182,14 @@ export class TestEnv {
 
   /** Runs `fn` and returns the SQL of every statement it sent, in order. */
   async statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
-    const statements: string[] = [];
-    const listener = (query: { sql: string }): void => {
-      statements.push(query.sql);
+    return (await this.queriesOf(fn)).map((query) => query.sql);
+  }
+
+  /** Runs `fn` and returns the SQL statements it sent, with their bindings, in order. */
+  async queriesOf(fn: () => Promise<unknown>): Promise<SentQuery[]> {
+    const queries: SentQuery[] = [];
+    const listener = (query: { sql: string; bindings?: readonly unknown[] }): void => {
+      queries.push({ sql: query.sql, bindings: [...(query.bindings ?? [])] });
     };
     this.db.on('query', listener);
     try {
@@ -186,7 +197,7 @@ export class TestEnv {
     } finally {
       this.db.removeListener('query', listener);
     }
-    return statements;
+    return queries;
   }
 
   /** Runs `fn` and returns how many SQL statements it sent. */

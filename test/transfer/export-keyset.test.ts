@@ -6,7 +6,7 @@ import {
   type ExportEvent,
 } from '../../src/transfer/export-source';
 import { insertEvent, resetCalendar } from '../support/event-fixtures';
-import { describeEachDb, type TestEnv } from '../support/harness';
+import { describeEachDb, type SentQuery, type TestEnv } from '../support/harness';
 
 /**
  * Exports read keyset pages (issue 16, item 2): after the first page, each page of the events
@@ -15,31 +15,16 @@ import { describeEachDb, type TestEnv } from '../support/harness';
  * neither repeat nor skip the events present throughout.
  */
 
-interface Captured {
-  sql: string;
-  bindings: unknown[];
-}
-
 /** The SQL of the events list's page queries run while `work` runs. */
-async function pageQueries(env: TestEnv, work: () => Promise<void>): Promise<Captured[]> {
-  const seen: Captured[] = [];
-  const listen = (q: { sql: string; bindings?: unknown[] }) => {
-    // The page's ids are a derived table named `page` (`eventPageQuery`).
-    if (/ as [`"]page[`"]/.test(q.sql)) seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  };
-  env.db.on('query', listen);
-  try {
-    await work();
-  } finally {
-    env.db.off('query', listen);
-  }
-  return seen;
+async function pageQueries(env: TestEnv, work: () => Promise<void>): Promise<SentQuery[]> {
+  // The page's ids are a derived table named `page` (`eventPageQuery`).
+  return (await env.queriesOf(work)).filter((q) => / as [`"]page[`"]/.test(q.sql));
 }
 
 const SEEK = /[`"]events[`"]\.[`"]start_date[`"] > \?/;
 
 /** No page skips rows: no OFFSET, or OFFSET 0 (knex binds it last). */
-function expectNoOffset(query: Captured): void {
+function expectNoOffset(query: SentQuery): void {
   if (/\boffset\b/i.test(query.sql)) expect(query.bindings[query.bindings.length - 1]).toBe(0);
 }
 

@@ -40,18 +40,12 @@ describeEachDb('event create: SQL statements', (env) => {
   async function counted(
     send: () => ReturnType<RestClient['post']>,
   ): Promise<{ statements: string[]; body: Record<string, any> }> {
-    const statements: string[] = [];
-    const listener = (query: { sql: string }): void => {
-      statements.push(query.sql);
-    };
-    env.db.on('query', listener);
-    try {
-      const response = await send();
-      expect(response.status).toBe(201);
-      return { statements, body: response.body as Record<string, any> };
-    } finally {
-      env.db.removeListener('query', listener);
-    }
+    let response!: Awaited<ReturnType<typeof send>>;
+    const statements = await env.statementsOf(async () => {
+      response = await send();
+    });
+    expect(response.status).toBe(201);
+    return { statements, body: response.body as Record<string, any> };
   }
 
   it(`costs at most ${MAX_STATEMENTS} statements, and answers what a read then shows`, async () => {

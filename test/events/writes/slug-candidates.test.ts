@@ -28,16 +28,7 @@ describeEachDb('slug candidates', (env) => {
   // SQLite's LIKE is case-insensitive and cannot use the (binary) slug index by itself.
   if (env.dialect === 'sqlite') {
     it('reads the slug index, not the table', async () => {
-      let sent: { sql: string; bindings: unknown[] } | undefined;
-      const listener = (query: { sql: string; bindings: unknown[] }): void => {
-        sent = query;
-      };
-      env.db.on('query', listener);
-      try {
-        await slugsLike(env.db, 'events', 'gig');
-      } finally {
-        env.db.removeListener('query', listener);
-      }
+      const sent = (await env.queriesOf(() => slugsLike(env.db, 'events', 'gig'))).at(-1);
       expect(sent?.sql).toContain('slug');
       const plan = (await env.db.raw(`explain query plan ${sent!.sql}`, sent!.bindings as [])) as {
         detail: string;
