@@ -48,9 +48,11 @@ export function progress(label: string, total: number): Progress {
   const bar = bars.create(total, 0, { rows: '0', rate: '0' });
   // Drawn now and then from update() itself, not only from cli-progress's timer: an import on
   // SQLite (a synchronous driver) can keep the event loop busy for seconds, and a bar drawn
-  // only when the loop is free would stand still or never appear.
+  // only when the loop is free would stand still or never appear. Drawn at the start, every
+  // frame, and once when the whole file is read (however short the import).
   bars.update();
   let drawn = started;
+  let drawnFull = false;
   let stopped = false;
   return {
     update(value, rows) {
@@ -61,8 +63,10 @@ export function progress(label: string, total: number): Progress {
         rows: rows.toLocaleString('en-US'),
         rate: seconds > 0 ? Math.round(rows / seconds).toLocaleString('en-US') : '0',
       });
-      if (now - drawn >= FRAME_MS) {
+      const full = value >= total && !drawnFull;
+      if (full || now - drawn >= FRAME_MS) {
         drawn = now;
+        drawnFull ||= full;
         bars.update();
       }
     },
