@@ -1,7 +1,7 @@
 import { HotRead, KeyedRead } from '../../src/db/hot-read';
 import { clientDialect, createDb, type Db } from '../../src/db/knex';
 import { insertEvent, resetCalendar } from '../support/event-fixtures';
-import { describeEachDb } from '../support/harness';
+import { describeEachDb, queriesOn } from '../support/harness';
 
 /**
  * The hot reads (src/db/hot-read.ts) answer what the builder answers, are seen by query
@@ -36,17 +36,13 @@ describeEachDb('hot reads and prepared statements', (env) => {
   });
 
   it('answers the rows the builder answers, and announces its statement', async () => {
-    const sent: string[] = [];
-    const listener = (query: { sql: string }): void => void sent.push(query.sql);
-    db.on('query', listener);
-    try {
+    const [, queries] = await queriesOn(db, async () => {
       const hot = await byIds.run(db, ids);
       expect(hot).toEqual(await db('events').whereIn('id', ids).orderBy('id'));
       expect(hot.map((r) => r.title)).toEqual(['One', 'Two']);
       expect(await byIds.run(db, [ids[1]!])).toMatchObject([{ title: 'Two' }]);
-    } finally {
-      db.removeListener('query', listener);
-    }
+    });
+    const sent = queries.map((q) => q.sql);
     expect(sent).toHaveLength(3);
     expect(sent[0]).toMatch(/from [`"]events[`"] where [`"]id[`"] in \(\?, \?\)/);
   });
@@ -146,16 +142,11 @@ describeEachDb('hot reads and prepared statements', (env) => {
   it('keeps a keyed statement per key, and the tests check that the key decides it', async () => {
     const titled = new KeyedRead();
     const byTitle = (title: string) => () => db('events').select('id').where({ title });
-    const sent: string[] = [];
-    const listener = (query: { sql: string }): void => void sent.push(query.sql);
-    db.on('query', listener);
-    try {
+    const [, sent] = await queriesOn(db, async () => {
       expect(await titled.run(db, 'Two', byTitle('Two'))).toEqual([{ id: ids[1] }]);
       expect(await titled.run(db, 'Two', byTitle('Two'))).toEqual([{ id: ids[1] }]);
       expect(await titled.run(db, 'None', byTitle('None'))).toEqual([]);
-    } finally {
-      db.removeListener('query', listener);
-    }
+    });
     expect(sent).toHaveLength(3);
     // A key that leaves out what the statement binds would answer another list: caught here.
     await expect(titled.run(db, 'Two', byTitle('None'))).rejects.toThrow(

@@ -28,6 +28,23 @@ export interface SentQuery {
   bindings: unknown[];
 }
 
+/** Runs `fn` on any Knex instance `db` and returns its result and the statements sent meanwhile. */
+export async function queriesOn<T>(
+  db: { on: Db['on']; removeListener: Db['removeListener'] },
+  fn: () => Promise<T>,
+): Promise<[T, SentQuery[]]> {
+  const queries: SentQuery[] = [];
+  const listener = (query: { sql: string; bindings?: readonly unknown[] }): void => {
+    queries.push({ sql: query.sql, bindings: [...(query.bindings ?? [])] });
+  };
+  db.on('query', listener);
+  try {
+    return [await fn(), queries];
+  } finally {
+    db.removeListener('query', listener);
+  }
+}
+
 export interface GqlOptions {
   /**
    * Run as the test user of this role (created on first use, authenticated with a real
@@ -187,17 +204,7 @@ export class TestEnv {
 
   /** Runs `fn` and returns the SQL statements it sent, with their bindings, in order. */
   async queriesOf(fn: () => Promise<unknown>): Promise<SentQuery[]> {
-    const queries: SentQuery[] = [];
-    const listener = (query: { sql: string; bindings?: readonly unknown[] }): void => {
-      queries.push({ sql: query.sql, bindings: [...(query.bindings ?? [])] });
-    };
-    this.db.on('query', listener);
-    try {
-      await fn();
-    } finally {
-      this.db.removeListener('query', listener);
-    }
-    return queries;
+    return (await queriesOn(this.db, fn))[1];
   }
 
   /** Runs `fn` and returns how many SQL statements it sent. */

@@ -6,7 +6,7 @@ import {
   bulkCreateVenues,
 } from '../../../src/transfer/bulk/records';
 import { lockWaits } from '../../db/lock-waits';
-import { describeEachDb, type TestEnv } from '../../support/harness';
+import { describeEachDb, queriesOn, type TestEnv } from '../../support/harness';
 
 /**
  * A bulk batch that loses a race is rolled back and run again whole (`inBatch` through
@@ -62,16 +62,8 @@ async function slugsOf(env: TestEnv, ids: readonly number[]): Promise<string[]> 
 
 /** Counts the statements that insert into `table` on `db` while `fn` runs. */
 async function insertsInto<T>(db: Db, table: string, fn: () => Promise<T>): Promise<[T, number]> {
-  let n = 0;
-  const listener = (q: { sql: string }): void => {
-    if (q.sql.startsWith(`insert into \`${table}\``)) n++;
-  };
-  db.on('query', listener);
-  try {
-    return [await fn(), n];
-  } finally {
-    db.removeListener('query', listener);
-  }
+  const [result, sent] = await queriesOn(db, fn);
+  return [result, sent.filter((q) => q.sql.startsWith(`insert into \`${table}\``)).length];
 }
 
 describeEachDb('bulk batches that lose a race', (env) => {
