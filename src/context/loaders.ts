@@ -11,7 +11,7 @@ import type {
   VenueRow,
 } from '../db';
 import {
-  findEventsByIds,
+  findEventsWithLinks,
   linksOfEvents,
   listNestedEvents,
   type EventLinks,
@@ -68,18 +68,21 @@ export function createLoaders(ctx: AppContext): Loaders {
     byId(await findTermsByIds(db, ids), ids),
   );
   const venue = postLoader<VenueRow>(db, 'venues');
+  const eventLinks: Loaders['eventLinks'] = new DataLoader((ids) => linksOfEvents(db, ids));
   return {
-    // Events come with their venues (one statement): `Event.venue` then reads the cache.
+    // Events come with their venues and links (one statement): `Event.venue`, `organizer`,
+    // `categories` and `tags` then read the caches.
     event: new DataLoader(async (ids) => {
-      const { events, venues } = await findEventsByIds(db, ids);
+      const { events, venues, links } = await findEventsWithLinks(db, ids);
       primeAll(venue, venues);
+      for (const [id, linked] of links) eventLinks.prime(id, linked);
       return byId(events, ids);
     }),
     venue,
     organizer: postLoader<OrganizerRow>(db, 'organizers'),
     term,
     image: new DataLoader(async (ids) => byId(await findImagesByIds(db, ids), ids)),
-    eventLinks: new DataLoader((ids) => linksOfEvents(db, ids)),
+    eventLinks,
     termChildren: new DataLoader(async (ids) => {
       const rows = await findChildren(db, ids);
       primeAll(term, rows);

@@ -20,11 +20,20 @@ const asNumber = (v: unknown): unknown => (v === null || v === undefined ? v : N
 const compiled = new Map<string, (raw: Row) => Row>();
 const MAX_READERS = 100;
 
-export function rowReader(fields: FieldMap): (raw: Row) => Row {
-  const id = JSON.stringify(fields);
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * `numbers`: more fields to read as numbers (null kept), for statements whose integer columns
+ * the driver answers as text (a UNION of a column with NULL is typed as a decimal by MariaDB).
+ */
+export function rowReader(
+  fields: FieldMap,
+  numbers: ReadonlySet<string> = NONE,
+): (raw: Row) => Row {
+  const id = JSON.stringify([fields, [...numbers]]);
   let reader = compiled.get(id);
   if (reader === undefined) {
-    reader = compile(fields);
+    reader = compile(fields, numbers);
     if (compiled.size < MAX_READERS) compiled.set(id, reader);
   }
   return reader;
@@ -49,13 +58,13 @@ export function plainRows<T>(raws: readonly Row[]): T[] {
 /** `plainRows`' readers by the driver rows' column list (no field map to serialise per call). */
 const byColumns = new Map<string, (raw: Row) => Row>();
 
-function compile(fields: FieldMap): (raw: Row) => Row {
+function compile(fields: FieldMap, numbers: ReadonlySet<string>): (raw: Row) => Row {
   // Names are quoted by JSON.stringify: whatever a column is called, it stays a string key.
   const properties = fields.map(([field, column]) => {
     const value = `r[${JSON.stringify(column)}]`;
     const converted = BOOLEAN_COLUMNS.has(field)
       ? `b(${value})`
-      : NUMBER_COLUMNS.has(field)
+      : NUMBER_COLUMNS.has(field) || numbers.has(field)
         ? `n(${value})`
         : value;
     return `${JSON.stringify(field)}: ${converted}`;

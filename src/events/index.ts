@@ -45,7 +45,7 @@ export {
 } from './queries';
 export type { EventSeek } from './store/event-list';
 export { listNestedEvents, type NestedEventsKey } from './nested-lists';
-export { findEventsByIds } from './store/event-reads';
+export { findEventsByIds, findEventsWithLinks } from './store/event-reads';
 export { linkedTerms, linksOfEvents, type EventLinks, type Linked } from './store/links';
 export {
   COST_REASON,

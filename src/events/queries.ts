@@ -71,10 +71,14 @@ export function seekAfter(row: EventRow): EventSeek {
   return { start_date: row.start_date, id: row.id };
 }
 
-/** Seeds the loaders with what a read fetched: its events, and the venues joined to them. */
+/**
+ * Seeds the loaders with what a read fetched: its events, the venues joined to them and, when
+ * it brought them, their links.
+ */
 export function primed(ctx: AppContext, read: EventsRead): EventRow[] {
   primeAll(ctx.loaders.event, read.events);
   primeAll(ctx.loaders.venue, read.venues);
+  for (const [id, links] of read.links ?? []) ctx.loaders.eventLinks.clear(id).prime(id, links);
   return read.events;
 }
 

@@ -1,3 +1,9 @@
+import {
+  EVENT_COLUMNS,
+  findEventBySlug,
+  findEventsByIds,
+  findEventsWithLinks,
+} from '../../src/events/store/event-reads';
 import { linksOfEvents, ORGANIZER_COLUMNS, TERM_COLUMNS } from '../../src/events/store/links';
 import { findByIds } from '../../src/posts/store/posts';
 import { findTermsByIds } from '../../src/terms/store/terms';
@@ -6,6 +12,7 @@ import {
   insertImage,
   insertOrganizer,
   insertTerm,
+  insertVenue,
   resetCalendar,
 } from '../support/event-fixtures';
 import { describeEachDb } from '../support/harness';
@@ -55,6 +62,12 @@ describeEachDb('event links: organizers and terms in one statement', (env) => {
       }),
       none: await insertEvent(env, { start: '2027-01-04 10:00:00' }),
     };
+    const venue = await insertVenue(env, { title: 'Hall', geo_lat: 45.5, geo_lng: -122.25 });
+    await env.db('venues').where({ id: venue }).update({ image_id: image, show_map: true });
+    await env
+      .db('events')
+      .whereIn('id', [ids.both, ids.termsOnly])
+      .update({ venue_id: venue, image_id: image, all_day: true, cost: '5' });
   });
 
   it('the column lists are every column of the organizers and terms tables', async () => {
@@ -96,6 +109,56 @@ describeEachDb('event links: organizers and terms in one statement', (env) => {
     expect(both.organizers[0]!.image_id).toEqual(expect.any(Number));
     expect(both.terms[0]!.parent_id).toBe(terms.categories[1]);
     expect(both.terms[1]!.count).toBe(7);
+  });
+
+  it('EVENT_COLUMNS is every column of the events table, in table order', async () => {
+    expect([...EVENT_COLUMNS]).toEqual(Object.keys(await env.db('events').columnInfo()));
+  });
+
+  it('reads events with their venues and links in one statement, as the plain reads give them', async () => {
+    const missing = 2 ** 31 - 1;
+    const order = [ids.organizersOnly, missing, ids.both, ids.none, ids.termsOnly];
+    let read!: Awaited<ReturnType<typeof findEventsWithLinks>>;
+    const statements = await env.countQueries(async () => {
+      read = await findEventsWithLinks(env.db, order);
+    });
+    expect(statements).toBe(1);
+    const plain = await findEventsByIds(env.db, order);
+    const byId = <T extends { id: number }>(rows: T[]) =>
+      [...rows].sort((a, b) => a.id - b.id).map((row) => [row, Object.keys(row)]);
+    // Same values, types and key order as the plain read (the union answers integers as text
+    // on MariaDB: they are numbers again).
+    expect(byId(read.events)).toStrictEqual(byId(plain.events));
+    expect(byId(read.venues)).toStrictEqual(byId(plain.venues));
+    expect(read.venues).toHaveLength(1);
+    expect(read.venues[0]).toMatchObject({
+      geo_lat: 45.5,
+      show_map: true,
+      image_id: expect.any(Number),
+    });
+    const found = [ids.organizersOnly, ids.both, ids.none, ids.termsOnly];
+    expect([...read.links.keys()].sort()).toEqual([...found].sort());
+    const links = await linksOfEvents(env.db, found);
+    expect(found.map((id) => read.links.get(id))).toStrictEqual(links);
+    expect(read.links.get(ids.none)).toStrictEqual({ organizers: [], terms: [] });
+  });
+
+  it('reads the event of a slug with its venue and links in one statement', async () => {
+    const [event] = (await findEventsByIds(env.db, [ids.both])).events;
+    let read!: Awaited<ReturnType<typeof findEventBySlug>>;
+    const statements = await env.countQueries(async () => {
+      read = await findEventBySlug(env.db, event!.slug);
+    });
+    expect(statements).toBe(1);
+    expect(read.events).toStrictEqual([event]);
+    expect([...read.links]).toStrictEqual([
+      [ids.both, (await linksOfEvents(env.db, [ids.both]))[0]],
+    ]);
+    expect(await findEventBySlug(env.db, 'no-such-slug')).toStrictEqual({
+      events: [],
+      venues: [],
+      links: new Map(),
+    });
   });
 
   it('answers no event with no statement', async () => {

@@ -25,8 +25,8 @@ import { RestClient } from '../support/rest/rest-client';
  * filter after a write counts its total besides: test/perf pins both.)
  */
 const LIST_QUERIES = 3;
-/** event (with its venue, joined), its organizers and terms (one statement), images. */
-const SINGLE_QUERIES = 3;
+/** the event with its venue, organizers and terms (one statement), images. */
+const SINGLE_QUERIES = 2;
 
 describeEachDb(
   'query budget',

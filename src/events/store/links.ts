@@ -3,6 +3,7 @@ import {
   HotRead,
   POST_COLUMNS,
   normalizeRows,
+  rowReader,
   type OrganizerRow,
   type Queryable,
   type Taxonomy,
@@ -49,6 +50,28 @@ void everyColumn;
 /** The columns of the union: each row's own, the other's as NULL. */
 const UNION_COLUMNS = [...new Set<string>([...ORGANIZER_COLUMNS, ...TERM_COLUMNS])];
 
+/**
+ * Where an event read selects the link columns beside its own (`event-reads.ts`): under this
+ * prefix, so that none collides with an event column.
+ */
+export const LINK_PREFIX = 'link__';
+
+/** The link columns of a union with other rows, as the other rows select them (all NULL). */
+export function nullLinkColumns(q: Queryable): Knex.Raw[] {
+  return [
+    q.raw('NULL as link_event_id'),
+    q.raw('NULL as link_position'),
+    ...UNION_COLUMNS.map((c) => q.raw(`NULL as ${LINK_PREFIX}${c}`)),
+  ];
+}
+
+/** Events whose links to read: their ids, or a sub-query selecting them. */
+type EventIds = readonly (number | string)[] | Knex.QueryBuilder;
+
+/**
+ * The link rows of one link table: `kind`, the event, the position, `pad` NULL columns (what
+ * the rows of a union select before their link columns) and the union's columns.
+ */
 function linkSelect(
   q: Queryable,
   links: string,
@@ -56,7 +79,8 @@ function linkSelect(
   foreignKey: string,
   own: readonly string[],
   kind: number,
-  eventIds: readonly (number | string)[],
+  eventIds: EventIds,
+  pad = 0,
 ): Knex.QueryBuilder {
   const columns = UNION_COLUMNS.map((c) =>
     own.includes(c) ? `${table}.${c}` : q.raw(`NULL as ${c}`),
@@ -65,15 +89,40 @@ function linkSelect(
     .join(table, `${table}.id`, `${links}.${foreignKey}`)
     .select(
       q.raw(`${kind} as link_kind`),
+      ...Array.from({ length: pad }, () => q.raw('NULL')),
       `${links}.event_id as link_event_id`,
       `${links}.position as link_position`,
       ...columns,
     )
-    .whereIn(`${links}.event_id`, eventIds);
+    .whereIn(`${links}.event_id`, eventIds as readonly (number | string)[]);
 }
 
 const ORGANIZER = 0;
 const TERM = 1;
+
+/**
+ * The organizers' and the terms' link rows of these events, to UNION ALL with rows that select
+ * `pad` columns between their kind and their link columns (`nullLinkColumns`).
+ */
+export function linkParts(
+  q: Queryable,
+  eventIds: EventIds,
+  pad: number,
+): [Knex.QueryBuilder, Knex.QueryBuilder] {
+  return [
+    linkSelect(
+      q,
+      'event_organizers',
+      'organizers',
+      'organizer_id',
+      ORGANIZER_COLUMNS,
+      ORGANIZER,
+      eventIds,
+      pad,
+    ),
+    linkSelect(q, 'event_terms', 'terms', 'term_id', TERM_COLUMNS, TERM, eventIds, pad),
+  ];
+}
 
 /**
  * Organizers and terms of the events in one statement (a UNION ALL of both link tables, each
@@ -81,61 +130,58 @@ const TERM = 1;
  * event ids twice, once per half, as `HotRead` takes them.
  */
 const LINKS = new HotRead((q, keys) => {
-  const ids = keys.slice(0, keys.length / 2);
-  const organizers = linkSelect(
-    q,
-    'event_organizers',
-    'organizers',
-    'organizer_id',
-    ORGANIZER_COLUMNS,
-    ORGANIZER,
-    ids,
-  );
-  const terms = linkSelect(q, 'event_terms', 'terms', 'term_id', TERM_COLUMNS, TERM, ids);
+  const [organizers, terms] = linkParts(q, keys.slice(0, keys.length / 2), 0);
   return organizers.unionAll(terms);
 });
 
 type Row = Record<string, unknown>;
 
-// Fixed shapes, built in one literal each. MariaDB types a column of the union that is an
-// integer in one half and NULL in the other as a decimal, which mysql2 answers as text: ids
-// are converted back to numbers (test/events/event-links.test.ts compares with plain reads).
-const id = (v: unknown): number | null => (v === null ? null : Number(v));
+/**
+ * Integer columns, read as numbers: MariaDB types a column of a union that is an integer in one
+ * part and NULL in another as a decimal, which mysql2 answers as text
+ * (test/events/event-links.test.ts compares with plain reads).
+ */
+export const INTEGER_COLUMNS: ReadonlySet<string> = new Set([
+  'id',
+  'author_id',
+  'image_id',
+  'venue_id',
+  'parent_id',
+  'count',
+]);
 
-function organizerOf(r: Row): OrganizerRow {
+/** Readers of link rows whose columns carry `prefix`, into rows of the plain reads' shape. */
+function linkReaders(prefix: string): { organizer: Reader; term: Reader } {
+  const fields = (columns: readonly string[]) => columns.map((c) => [c, `${prefix}${c}`] as const);
   return {
-    id: Number(r.id),
-    status: r.status as OrganizerRow['status'],
-    slug: r.slug as string,
-    title: r.title as string,
-    description: r.description as string,
-    excerpt: r.excerpt as string,
-    author_id: Number(r.author_id),
-    date: r.date as string,
-    date_utc: r.date_utc as string,
-    modified: r.modified as string,
-    modified_utc: r.modified_utc as string,
-    password: r.password as string,
-    image_id: id(r.image_id),
-    phone: r.phone as string,
-    website: r.website as string,
-    email: r.email as string,
+    organizer: rowReader(fields(ORGANIZER_COLUMNS), INTEGER_COLUMNS),
+    term: rowReader(fields(TERM_COLUMNS), INTEGER_COLUMNS),
   };
 }
 
-function termOf(r: Row): TermRow {
-  return {
-    id: Number(r.id),
-    taxonomy: r.taxonomy as TermRow['taxonomy'],
-    name: r.name as string,
-    slug: r.slug as string,
-    description: r.description as string,
-    parent_id: id(r.parent_id),
-    count: Number(r.count),
-  };
-}
+type Reader = (raw: Row) => Row;
 
 const byPosition = (a: Row, b: Row) => Number(a.link_position) - Number(b.link_position);
+
+/**
+ * Link rows (`link_kind`, `link_event_id`, `link_position` and the link columns under
+ * `prefix`) grouped by event, each list in link order.
+ */
+export function groupLinks(rows: Row[], prefix = ''): Map<number, EventLinks> {
+  const read = prefix === '' ? PLAIN : linkReaders(prefix);
+  const found = new Map<number, EventLinks>();
+  for (const row of rows.sort(byPosition)) {
+    const eventId = Number(row.link_event_id);
+    let links = found.get(eventId);
+    if (!links) found.set(eventId, (links = { organizers: [], terms: [] }));
+    if (Number(row.link_kind) === ORGANIZER) {
+      links.organizers.push(read.organizer(row) as unknown as OrganizerRow);
+    } else links.terms.push(read.term(row) as unknown as TermRow);
+  }
+  return found;
+}
+
+const PLAIN = linkReaders('');
 
 /** The organizers and terms of each event, in the order of `eventIds`. */
 export async function linksOfEvents(
@@ -143,15 +189,7 @@ export async function linksOfEvents(
   eventIds: readonly number[],
 ): Promise<EventLinks[]> {
   if (eventIds.length === 0) return [];
-  const rows = (await LINKS.run(q, [...eventIds, ...eventIds])).sort(byPosition);
-  const found = new Map<number, EventLinks>();
-  for (const row of rows) {
-    const eventId = Number(row.link_event_id);
-    let links = found.get(eventId);
-    if (!links) found.set(eventId, (links = { organizers: [], terms: [] }));
-    if (Number(row.link_kind) === ORGANIZER) links.organizers.push(organizerOf(row));
-    else links.terms.push(termOf(row));
-  }
+  const found = groupLinks(await LINKS.run(q, [...eventIds, ...eventIds]));
   return eventIds.map((id) => found.get(id) ?? { organizers: [], terms: [] });
 }
 
