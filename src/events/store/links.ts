@@ -161,6 +161,9 @@ function linkReaders(prefix: string): { organizer: Reader; term: Reader } {
 
 type Reader = (raw: Row) => Row;
 
+/** The readers of each prefix in use (two: none, and `LINK_PREFIX`). */
+const readersByPrefix = new Map<string, ReturnType<typeof linkReaders>>();
+
 const byPosition = (a: Row, b: Row) => Number(a.link_position) - Number(b.link_position);
 
 /**
@@ -168,7 +171,8 @@ const byPosition = (a: Row, b: Row) => Number(a.link_position) - Number(b.link_p
  * `prefix`) grouped by event, each list in link order.
  */
 export function groupLinks(rows: Row[], prefix = ''): Map<number, EventLinks> {
-  const read = prefix === '' ? PLAIN : linkReaders(prefix);
+  let read = readersByPrefix.get(prefix);
+  if (read === undefined) readersByPrefix.set(prefix, (read = linkReaders(prefix)));
   const found = new Map<number, EventLinks>();
   for (const row of rows.sort(byPosition)) {
     const eventId = Number(row.link_event_id);
@@ -180,8 +184,6 @@ export function groupLinks(rows: Row[], prefix = ''): Map<number, EventLinks> {
   }
   return found;
 }
-
-const PLAIN = linkReaders('');
 
 /** The organizers and terms of each event, in the order of `eventIds`. */
 export async function linksOfEvents(
