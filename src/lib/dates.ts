@@ -3,6 +3,7 @@
 import * as chrono from 'chrono-node/en';
 import { DateTime, IANAZone } from 'luxon';
 import moment from 'moment-timezone';
+import { flatText } from './urls';
 
 /** The one place that parses and formats dates. Stored dates are `YYYY-MM-DD HH:MM:SS` strings. */
 
@@ -151,9 +152,10 @@ export function localToUtc(sql: string, zone: string): string {
   return formatSql(fromSql(sql, zone).toUTC());
 }
 
-/** ISO 8601 with offset, as JSON-LD wants it. */
+/** ISO 8601 with offset, as JSON-LD wants it (flat: Luxon's text is a rope, see `flatText`). */
 export function toIsoWithOffset(sql: string, zone: string): string {
-  return fromSql(sql, zone).toISO({ suppressMilliseconds: true }) ?? '';
+  const iso = fromSql(sql, zone).toISO({ suppressMilliseconds: true });
+  return iso === null ? '' : flatText(iso);
 }
 
 /** Time-zone abbreviation at an instant (`EST`, `CEST`, `UTC`), from tzdb data like PHP's. */

@@ -23,6 +23,7 @@ export {
   NAMESPACE,
   encodedQuery,
   flat,
+  flatText,
   globalId,
   namespaceUrl,
   publicUrl,

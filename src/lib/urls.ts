@@ -7,9 +7,18 @@ import type { Config } from '../config';
  * more) sends the whole body down the slow path, ~2.5 times as slow (docs/performance.md).
  */
 
-/** The parts joined into one flat string, where `+` would make a rope. */
+/** The parts joined into one flat string, where `+` would make a rope (two parts or more). */
 export function flat(...parts: string[]): string {
   return parts.join('');
+}
+
+/**
+ * The same text as one flat, sequential string, whatever it was: a rope (a library's `a + b`,
+ * which a one-part `join` returns as it is), a slice (a `trim`'s or a `slice`'s result) or flat
+ * already. A JSON round trip copies any string exactly, lone surrogates included.
+ */
+export function flatText(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 export const NAMESPACE = 'calendar/events/v1';

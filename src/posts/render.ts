@@ -1,6 +1,6 @@
 import { autop } from '@wordpress/autop';
 import { decodeHTML } from 'entities';
-import { stripTags } from '../lib';
+import { flatText, stripTags } from '../lib';
 import { capitalPInContent, capitalPInTitle, convertChars, phpTrim, texturize } from './texturize';
 
 /**
@@ -66,24 +66,20 @@ const MEMO_MAX_ENTRIES = 1000;
 const MEMO_MAX_CHARS = 2048;
 
 /**
- * The same text as one flat string. A render ends in a trim, whose result is a slice of a larger
- * string; V8's fast `JSON.stringify` (Node 26) serialises only flat strings, and one slice sends
- * the whole body down the slow path (~2.5 times as slow, docs/performance.md). A JSON round trip
- * copies any string exactly, lone surrogates included.
+ * Renders remembered by their text, each kept as one flat string (`flatText`): a render ends in
+ * a trim, whose result is a slice of a larger string, and V8's fast `JSON.stringify` (Node 26)
+ * serialises only flat strings — one slice sends the whole body down the slow path (~2.5 times
+ * as slow, docs/performance.md).
  */
-function flatCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
-}
-
 function memoised(render: (text: string) => string): (text: string) => string {
   const memo = new Map<string, string>();
   return (text) => {
     if (text === '') return '';
-    if (text.length > MEMO_MAX_CHARS) return flatCopy(render(text));
+    if (text.length > MEMO_MAX_CHARS) return flatText(render(text));
     let out = memo.get(text);
     if (out === undefined) {
       if (memo.size >= MEMO_MAX_ENTRIES) memo.clear();
-      out = flatCopy(render(text));
+      out = flatText(render(text));
       memo.set(text, out);
     }
     return out;
@@ -110,10 +106,10 @@ export const renderExcerpt = memoised((html) =>
  * The plain text of rendered HTML: no tags, entities decoded (JSON-LD, whose text is not HTML,
  * shows the same typography as the REST body).
  */
-export function renderedText(html: string): string {
+export const renderedText = memoised((html: string): string => {
   if (onlyParagraphs(html)) return decodeHTML(html.replace(PARAGRAPH_TAGS, '')).trim();
   return parsedText(html);
-}
+});
 
 /** `renderedText` through the sanitizer always (tests compare both ways). */
 export function parsedText(html: string): string {
