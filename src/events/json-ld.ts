@@ -2,7 +2,7 @@ import type { Config } from '../config';
 import { formatCost } from './cost';
 import { toIsoWithOffset } from '../lib';
 import { pageUrl, renderDescription, renderExcerpt, renderedText } from '../posts';
-import { nameText, organizerJsonLd, venueJsonLd, type JsonLd } from './place-json-ld';
+import { compact, nameText, organizerJsonLd, venueJsonLd, type JsonLd } from './place-json-ld';
 import type { EventRow, ImageRow, OrganizerRow, VenueRow } from '../db';
 
 /**
@@ -55,12 +55,6 @@ function offers(config: Config, row: EventRow, url: string): JsonLd | null {
     availability: 'https://schema.org/InStock',
     validFrom: toIsoWithOffset(row.date_utc, 'UTC'),
   });
-}
-
-function compact(doc: JsonLd): JsonLd {
-  return Object.fromEntries(
-    Object.entries(doc).filter(([, v]) => v !== '' && v !== null && v !== undefined),
-  );
 }
 
 export function eventJsonLd(config: Config, row: EventRow, parts: EventJsonLdParts): JsonLd {

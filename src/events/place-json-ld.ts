@@ -37,10 +37,14 @@ function descriptionText(html: string): string {
 }
 
 /** Drops keys whose value is empty, as the reference's generator does. */
-function compact(doc: JsonLd): JsonLd {
-  return Object.fromEntries(
-    Object.entries(doc).filter(([, v]) => v !== '' && v !== null && v !== undefined),
-  );
+/** The document without its empty values ('', null, undefined), in its key order. */
+export function compact(doc: JsonLd): JsonLd {
+  const out: JsonLd = {};
+  for (const key in doc) {
+    const value = doc[key];
+    if (value !== '' && value !== null && value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 export function venueJsonLd(config: Config, venue: VenueRow): JsonLd {

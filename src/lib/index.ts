@@ -27,6 +27,7 @@ export {
   globalId,
   namespaceUrl,
   publicUrl,
+  sitePath,
   readableQuery,
   restUrl,
 } from './urls';

@@ -45,19 +45,36 @@ export function globalId(config: Config, id: number): string {
   return flat(globalIdPrefix(config.siteUrl), '?id=', String(id));
 }
 
-// Parsing the site URL per event was measurable in lists; the site URL is fixed per config.
-const prefixes = new Map<string, string>();
+interface SiteParts {
+  /** The site's path without trailing slashes: '' at the root of its host. */
+  path: string;
+  /** `<host><path>`, the global ids' prefix. */
+  idPrefix: string;
+}
+
+// Parsing the site URL per event was measurable in lists (and per request, for the web pages'
+// routes); the site URL is fixed per config.
+const sites = new Map<string, SiteParts>();
+
+function siteParts(siteUrl: string): SiteParts {
+  let parts = sites.get(siteUrl);
+  if (parts === undefined) {
+    const site = new URL(siteUrl);
+    const path = site.pathname.replace(/\/+$/, '');
+    parts = { path, idPrefix: `${site.host}${path}` };
+    if (sites.size >= 100) sites.clear();
+    sites.set(siteUrl, parts);
+  }
+  return parts;
+}
 
 function globalIdPrefix(siteUrl: string): string {
-  let prefix = prefixes.get(siteUrl);
-  if (prefix === undefined) {
-    const site = new URL(siteUrl);
-    const pathPart = site.pathname === '/' ? '' : site.pathname.replace(/\/+$/, '');
-    prefix = `${site.host}${pathPart}`;
-    if (prefixes.size >= 100) prefixes.clear();
-    prefixes.set(siteUrl, prefix);
-  }
-  return prefix;
+  return siteParts(siteUrl).idPrefix;
+}
+
+/** The site URL's path without trailing slashes ('' when the site is at its host's root). */
+export function sitePath(siteUrl: string): string {
+  return siteParts(siteUrl).path;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { sitePath } from '../lib';
 import { SITEMAP_KINDS, type SitemapKind } from './sitemap';
 
 /**
@@ -45,7 +46,7 @@ function decoded(segment: string): string | null {
 }
 
 export function matchRoute(config: Config, pathname: string): Route | null {
-  const base = new URL(config.siteUrl).pathname.replace(/\/+$/, '');
+  const base = sitePath(config.siteUrl);
   let path = pathname;
   if (base) {
     if (path === base) path = '/';
