@@ -36,8 +36,10 @@ function descriptionText(html: string): string {
   return renderedText(renderDescription(html));
 }
 
-/** Drops keys whose value is empty, as the reference's generator does. */
-/** The document without its empty values ('', null, undefined), in its key order. */
+/**
+ * The document without its empty values ('', null, undefined), in its key order, as the
+ * reference's generator drops them.
+ */
 export function compact(doc: JsonLd): JsonLd {
   const out: JsonLd = {};
   for (const key in doc) {
