@@ -29,8 +29,29 @@ export const NAMESPACE = 'calendar/events/v1';
  * context as `restNamespace`; everything else gets the canonical one.
  */
 export function namespaceUrl(config: Config, namespace: string = NAMESPACE): string {
-  return flat(config.siteUrl, config.apiRoot, '/', namespace);
+  let known = namespaceUrls.get(config);
+  if (known?.siteUrl !== config.siteUrl || known.apiRoot !== config.apiRoot) {
+    known = { siteUrl: config.siteUrl, apiRoot: config.apiRoot, urls: new Map() };
+    namespaceUrls.set(config, known);
+  }
+  let url = known.urls.get(namespace);
+  if (url === undefined) {
+    url = flat(config.siteUrl, config.apiRoot, '/', namespace);
+    // Namespaces come from the configuration (the canonical one and its aliases): a few.
+    if (known.urls.size >= 16) known.urls.clear();
+    known.urls.set(namespace, url);
+  }
+  return url;
 }
+
+// Every REST address of a body starts with its namespace's URL (several per listed event): built
+// once per configuration and namespace, checked against the configuration it came from.
+interface NamespaceUrls {
+  siteUrl: string;
+  apiRoot: string;
+  urls: Map<string, string>;
+}
+const namespaceUrls = new WeakMap<Config, NamespaceUrls>();
 
 export function restUrl(config: Config, path: string, namespace: string = NAMESPACE): string {
   return flat(namespaceUrl(config, namespace), '/', path);
