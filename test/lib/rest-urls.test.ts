@@ -26,7 +26,7 @@ describe('namespaceUrl', () => {
     expect(namespaceUrl(changing)).toBe(`http://other.test/api/${NAMESPACE}`);
     changing.apiRoot = '/wp-json';
     expect(restUrl(changing, 'venues')).toBe(`http://other.test/wp-json/${NAMESPACE}/venues`);
-    // Another configuration with the same object's old values is not confused with it.
+    // A copy of the configuration with another site gets its own address.
     expect(namespaceUrl({ ...config, siteUrl: 'http://third.test' })).toBe(
       `http://third.test/api/${NAMESPACE}`,
     );
