@@ -29,29 +29,21 @@ export const NAMESPACE = 'calendar/events/v1';
  * context as `restNamespace`; everything else gets the canonical one.
  */
 export function namespaceUrl(config: Config, namespace: string = NAMESPACE): string {
-  let known = namespaceUrls.get(config);
-  if (known?.siteUrl !== config.siteUrl || known.apiRoot !== config.apiRoot) {
-    known = { siteUrl: config.siteUrl, apiRoot: config.apiRoot, urls: new Map() };
-    namespaceUrls.set(config, known);
+  // Every REST address of a body starts with it (several per listed event): built once.
+  const byRoot = siteParts(config.siteUrl).namespaceUrls;
+  let urls = byRoot.get(config.apiRoot);
+  if (urls === undefined) {
+    if (byRoot.size >= FEW) byRoot.clear();
+    byRoot.set(config.apiRoot, (urls = new Map()));
   }
-  let url = known.urls.get(namespace);
+  let url = urls.get(namespace);
   if (url === undefined) {
     url = flat(config.siteUrl, config.apiRoot, '/', namespace);
-    // Namespaces come from the configuration (the canonical one and its aliases): a few.
-    if (known.urls.size >= 16) known.urls.clear();
-    known.urls.set(namespace, url);
+    if (urls.size >= FEW) urls.clear();
+    urls.set(namespace, url);
   }
   return url;
 }
-
-// Every REST address of a body starts with its namespace's URL (several per listed event): built
-// once per configuration and namespace, checked against the configuration it came from.
-interface NamespaceUrls {
-  siteUrl: string;
-  apiRoot: string;
-  urls: Map<string, string>;
-}
-const namespaceUrls = new WeakMap<Config, NamespaceUrls>();
 
 export function restUrl(config: Config, path: string, namespace: string = NAMESPACE): string {
   return flat(namespaceUrl(config, namespace), '/', path);
@@ -71,7 +63,12 @@ interface SiteParts {
   path: string;
   /** `<host><path>`, the global ids' prefix. */
   idPrefix: string;
+  /** `namespaceUrl`s by API root, then namespace (a configuration's canonical one and aliases). */
+  namespaceUrls: Map<string, Map<string, string>>;
 }
+
+/** Bound of the per-site caches: API roots and namespaces come from configurations, a few. */
+const FEW = 16;
 
 // Parsing the site URL per event was measurable in lists (and per request, for the web pages'
 // routes); the site URL is fixed per config.
@@ -82,7 +79,7 @@ function siteParts(siteUrl: string): SiteParts {
   if (parts === undefined) {
     const site = new URL(siteUrl);
     const path = site.pathname.replace(/\/+$/, '');
-    parts = { path, idPrefix: `${site.host}${path}` };
+    parts = { path, idPrefix: `${site.host}${path}`, namespaceUrls: new Map() };
     if (sites.size >= 100) sites.clear();
     sites.set(siteUrl, parts);
   }

@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config';
 import { NAMESPACE, namespaceUrl, restUrl } from '../../src/lib';
 
 /**
- * REST addresses start with their namespace's URL, kept per configuration and namespace
+ * REST addresses start with their namespace's URL, kept per site URL, API root and namespace
  * (src/lib/urls.ts): each must still follow the configuration it is asked for.
  */
 
